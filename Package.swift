@@ -1,0 +1,56 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "Gestures",
+    products: [
+        .executable(name: "gestures", targets: ["gestures"]),
+        .library(name: "GestureKit", targets: ["GestureKit"]),
+        .library(name: "GestureTrace", targets: ["GestureTrace"]),
+        .library(name: "GesturesDemo", targets: ["GesturesDemo"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-numerics.git", from: "1.0.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CX11", path: "Sources/CX11", pkgConfig: "x11 xi xtst",
+            providers: [.apt(["libx11-dev", "libxi-dev", "libxtst-dev"])]),
+        .systemLibrary(
+            name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo",
+            providers: [.apt(["libcairo2-dev"])]),
+        .systemLibrary(
+            name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]),
+        .target(
+            name: "GestureKit",
+            dependencies: [.product(name: "RealModule", package: "swift-numerics")]),
+        .target(name: "GestureTrace", dependencies: ["GestureKit", "CZlib"]),
+        .target(name: "GestureX11", dependencies: ["GestureKit", "CX11", "CCairo"]),
+        .target(
+            name: "GesturesDemo",
+            dependencies: ["GestureKit", "GestureTrace", "GestureX11", "CCairo"]),
+        .executableTarget(
+            name: "gestures",
+            dependencies: [
+                "GesturesDemo", "GestureTrace", "GestureKit", "GestureX11",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .testTarget(
+            name: "GestureKitTests",
+            dependencies: [
+                "GestureKit",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]),
+        .testTarget(name: "GestureTraceTests", dependencies: ["GestureTrace", "GestureKit"]),
+        .testTarget(
+            name: "GesturesDemoTests",
+            dependencies: ["GesturesDemo", "GestureTrace", "GestureKit"]),
+        .testTarget(
+            name: "GestureX11Tests",
+            dependencies: ["GestureX11", "GesturesDemo", "GestureKit", "CX11"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

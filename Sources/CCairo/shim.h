@@ -1,0 +1,5 @@
+#ifndef GESTURES_CCAIRO_SHIM_H
+#define GESTURES_CCAIRO_SHIM_H
+#include <cairo/cairo.h>
+#include <cairo/cairo-xlib.h>
+#endif

@@ -1,0 +1,422 @@
+/// The state of a gesture recognizer. UIKit: `UIGestureRecognizer.State` (`recognized` is an
+/// alias of `ended`, as there).
+///
+/// ```
+///                       ┌──────────── discrete (tap, swipe, shake) ───────────┐
+///                       │                                                      ▼
+///   ┌──────────┐  began ┌───────┐ changed ┌─────────┐  ended           ┌───────────────┐
+///   │ possible ├───────▶│ began ├────────▶│ changed ├─────────────────▶│ ended         │
+///   └──┬───────┘        └──┬────┘◀──┐     └──┬──────┘◀─┐ changed       │ (=recognized) │
+///      │ failed            │        └────────┼─────────┘               └───────┬───────┘
+///      ▼                   └───────cancelled─┴──────────▶┌───────────┐         │
+///   ┌────────┐                                           │ cancelled │         │
+///   │ failed │                                           └─────┬─────┘         │
+///   └───┬────┘                                                 │               │
+///       └──────── reset to possible once all its touches have ended ◀──────────┘
+/// ```
+///
+/// Deviation: `changed` is only entered (and reported) when a value of the gesture changed.
+public enum GestureState: String, Sendable, Hashable, CaseIterable {
+    case possible, began, changed, ended, cancelled, failed
+    /// UIKit: `.recognized`, the same state as `.ended`.
+    public static let recognized = GestureState.ended
+
+    /// True for began and changed.
+    public var isActive: Bool { self == .began || self == .changed }
+    /// True for ended, cancelled and failed: the recognizer waits for its touches to end, then resets.
+    public var isFinished: Bool { self == .ended || self == .cancelled || self == .failed }
+
+    /// Whether a recognizer may go from `self` to `next` (the reset to `possible` is not a
+    /// transition of the log). Discrete recognizers never begin.
+    public func canTransition(to next: GestureState, continuous: Bool) -> Bool {
+        switch (self, next) {
+        case (.possible, .failed): true
+        case (.possible, .ended): !continuous
+        case (.possible, .began): continuous
+        case (.began, .changed), (.changed, .changed): continuous
+        case (.began, .ended), (.changed, .ended), (.began, .cancelled), (.changed, .cancelled): continuous
+        default: false
+        }
+    }
+}
+
+/// The kinds of recognizer, as named in the event log.
+public enum GestureKind: String, Sendable, Hashable, CaseIterable {
+    case tap, longPress, swipe, pan, screenEdgePan, pinch, rotation, shake
+}
+
+/// The kind-specific values of a recognizer at one transition, for the event log.
+public enum GestureValues: Equatable, Sendable {
+    case tap(taps: Int, touches: Int)
+    case longPress
+    case swipe(direction: SwipeDirection)
+    case pan(translation: Vector, velocity: Vector)
+    case screenEdgePan(translation: Vector, velocity: Vector, edge: RectEdge)
+    case pinch(scale: Double, velocity: Double)
+    case rotation(rotation: Double, velocity: Double)
+    case shake
+
+    /// Equal apart from velocities: a `changed` is reported only when this differs.
+    func sameIgnoringVelocity(_ o: GestureValues) -> Bool {
+        switch (self, o) {
+        case (.pan(let a, _), .pan(let b, _)): a == b
+        case (.screenEdgePan(let a, _, let e), .screenEdgePan(let b, _, let f)): a == b && e == f
+        case (.pinch(let a, _), .pinch(let b, _)): a == b || (a.isNaN && b.isNaN)
+        case (.rotation(let a, _), .rotation(let b, _)): a == b || (a.isNaN && b.isNaN)
+        default: self == o
+        }
+    }
+}
+
+/// One transition of one recognizer, as the event log writes it.
+@MainActor
+public struct GestureTransition {
+    public let time: Double
+    public let recognizer: GestureRecognizer
+    public let state: GestureState
+    /// Window points.
+    public let location: Point
+    public let numberOfTouches: Int
+    public let values: GestureValues
+}
+
+/// UIKit: `UIGestureRecognizerDelegate`. Every method has a default (UIKit's).
+@MainActor
+public protocol GestureRecognizerDelegate: AnyObject {
+    /// Asked when the recognizer is about to leave `possible`; false makes it fail.
+    func gestureRecognizerShouldBegin(_ recognizer: GestureRecognizer) -> Bool
+    /// Asked once per touch at touch-down; false hides the touch from the recognizer.
+    func gestureRecognizer(_ recognizer: GestureRecognizer, shouldReceive touch: Touch) -> Bool
+    func gestureRecognizer(_ recognizer: GestureRecognizer, shouldRecognizeSimultaneouslyWith other: GestureRecognizer) -> Bool
+    func gestureRecognizer(_ recognizer: GestureRecognizer, shouldRequireFailureOf other: GestureRecognizer) -> Bool
+    func gestureRecognizer(_ recognizer: GestureRecognizer, shouldBeRequiredToFailBy other: GestureRecognizer) -> Bool
+}
+
+extension GestureRecognizerDelegate {
+    public func gestureRecognizerShouldBegin(_ recognizer: GestureRecognizer) -> Bool { true }
+    public func gestureRecognizer(_ recognizer: GestureRecognizer, shouldReceive touch: Touch) -> Bool { true }
+    public func gestureRecognizer(_ recognizer: GestureRecognizer, shouldRecognizeSimultaneouslyWith other: GestureRecognizer) -> Bool { false }
+    public func gestureRecognizer(_ recognizer: GestureRecognizer, shouldRequireFailureOf other: GestureRecognizer) -> Bool { false }
+    public func gestureRecognizer(_ recognizer: GestureRecognizer, shouldBeRequiredToFailBy other: GestureRecognizer) -> Bool { false }
+}
+
+/// The base class of every recognizer. UIKit: `UIGestureRecognizer` (with the subclass API of
+/// `UIGestureRecognizerSubclass`: the `touches…` overrides, `reset()`, and setting `state`).
+///
+/// The whole state machine lives here (see ``GestureState`` for the diagram): subclasses only
+/// *ask* for a state by assigning `state`; the base class checks that the transition is legal,
+/// asks the delegate (`shouldBegin`), holds a success back while a failure requirement is
+/// pending, lets the dispatcher arbitrate against the other recognizers of the same touches,
+/// fires the actions and reports the transition to the log.
+///
+/// Deviations from UIKit: actions are closures (`addAction`), not target/selector pairs; time
+/// comes from the input and the dispatcher's ``Scheduler`` only.
+@MainActor
+open class GestureRecognizer {
+    /// Name in the event log.
+    public var name: String
+    public let kind: GestureKind
+    /// Continuous recognizers (pan, pinch…) begin, change and end; discrete ones (tap, swipe,
+    /// shake) go straight to `ended` (recognized).
+    public let isContinuous: Bool
+    public weak var delegate: (any GestureRecognizerDelegate)?
+    /// The view the recognizer is attached to. UIKit: `view`.
+    public internal(set) weak var view: View?
+    /// UIKit: `cancelsTouchesInView` (default true).
+    public var cancelsTouchesInView = true
+    /// UIKit: `isEnabled`. Turning it off cancels an active gesture and drops a possible one.
+    public var isEnabled = true {
+        didSet {
+            if oldValue && !isEnabled { disable() }
+        }
+    }
+
+    /// The touches this recognizer tracks: those delivered to it since it last reset and still
+    /// down, plus those ending in the current frame (removed after the frame).
+    public internal(set) var touches: [Touch] = []
+    /// UIKit: `numberOfTouches`.
+    open var numberOfTouches: Int { touchpadActive ? 2 : touches.count }
+
+    // Internal bookkeeping, owned by the dispatcher.
+    var stateStorage: GestureState = .possible
+    var pending: Pending = .none
+    var failureRequirements: [WeakRecognizer] = []
+    private var actions: [(GestureRecognizer) -> Void] = []
+    weak var dispatcher: TouchDispatcher?
+    var isInvolved = false
+    /// Serial numbers of every touch (or touchpad gesture) received since the last reset: two
+    /// recognizers conflict when these intersect.
+    var receivedSerials: [UInt64] = []
+    var touchpadActive = false
+    var touchpadLocation = Point.zero
+    var timerToken: Scheduler.Token?
+    var lastReported: (location: Point, touches: Int, values: GestureValues)?
+    // Scratch lists, reused every frame so that steady-state delivery does not allocate.
+    var scratchBegan: [Touch] = []
+    var scratchMoved: [Touch] = []
+    var scratchEnded: [Touch] = []
+    var scratchCancelled: [Touch] = []
+
+    enum Pending { case none, recognized, began, beganThenEnded, beganThenCancelled }
+
+    public init(kind: GestureKind, name: String? = nil, continuous: Bool) {
+        self.kind = kind
+        self.name = name ?? kind.rawValue
+        self.isContinuous = continuous
+        touches.reserveCapacity(4)
+        receivedSerials.reserveCapacity(8)
+        scratchBegan.reserveCapacity(4)
+        scratchMoved.reserveCapacity(4)
+        scratchEnded.reserveCapacity(4)
+        scratchCancelled.reserveCapacity(4)
+    }
+
+    /// The current state. Subclasses assign it to ask for a transition (UIKit's
+    /// `UIGestureRecognizerSubclass`); illegal requests are ignored.
+    public var state: GestureState {
+        get { stateStorage }
+        set { request(newValue) }
+    }
+
+    /// UIKit: `addTarget(_:action:)`, as a closure. Fired on began, changed, ended (recognized)
+    /// and cancelled, never on failed.
+    public func addAction(_ action: @escaping (GestureRecognizer) -> Void) {
+        actions.append(action)
+    }
+
+    /// UIKit: `require(toFail:)`: this recognizer's success waits until `other` fails, and it
+    /// fails if `other` succeeds.
+    public func require(toFail other: GestureRecognizer) {
+        failureRequirements.append(WeakRecognizer(other))
+    }
+
+    /// The current time (the dispatcher's clock).
+    public var now: Double { dispatcher?.scheduler.now ?? 0 }
+
+    /// UIKit: `location(in:)`: the centroid of the tracked touches (subclasses may refine it).
+    open func location(in view: View?) -> Point {
+        let w = locationInWindow
+        guard let view else { return w }
+        return view.convert(w, from: nil)
+    }
+
+    /// The location in window points.
+    open var locationInWindow: Point {
+        if touchpadActive || touches.isEmpty { return touchpadLocation }
+        return centroid(of: touches)
+    }
+
+    /// UIKit: `location(ofTouch:in:)`.
+    public func location(ofTouch index: Int, in view: View?) -> Point {
+        touches[index].location(in: view)
+    }
+
+    /// The values reported in the event log at a transition.
+    open var logValues: GestureValues { fatalError("subclasses report their values") }
+
+    // MARK: Subclass API
+
+    open func touchesBegan(_ touches: [Touch]) {}
+    open func touchesMoved(_ touches: [Touch]) {}
+    open func touchesEnded(_ touches: [Touch]) {}
+    /// By default a cancelled touch cancels an active gesture and fails a possible one.
+    open func touchesCancelled(_ touches: [Touch]) {
+        if state.isActive { state = .cancelled } else if state == .possible { state = .failed }
+    }
+    /// Whether the recognizer takes touchpad pinch gestures (pinch and rotation do).
+    open var acceptsTouchpadPinch: Bool { false }
+    /// Whether the recognizer takes touches (shake does not).
+    open var acceptsTouches: Bool { true }
+    /// A touchpad pinch event, for recognizers that accept them.
+    open func touchpadPinch(_ event: TouchpadPinch) {}
+    /// Called when a timer set with `setTimer(at:)` fires.
+    open func timerFired() {}
+    /// UIKit: `reset()`: back to `possible` after the gesture; clear per-gesture state here.
+    open func reset() {}
+
+    /// Sets the recognizer's one timer (replacing any), on the dispatcher's clock. While a
+    /// timer is set, a possible recognizer whose touches have all ended does not fail: it is
+    /// waiting for something of its own (a multi-tap between taps).
+    public func setTimer(at deadline: Double) {
+        cancelTimer()
+        guard let d = dispatcher else { return }
+        timerToken = d.scheduler.schedule(at: deadline) { [weak self, weak d] in
+            guard let self, let d else { return }
+            self.timerToken = nil
+            d.timerFired(for: self)
+        }
+    }
+
+    public func cancelTimer() {
+        if let t = timerToken { dispatcher?.scheduler.cancel(t) }
+        timerToken = nil
+    }
+
+    public var hasTimer: Bool { timerToken != nil }
+
+    // MARK: Helpers for subclasses
+
+    /// The centroid of the given touches, window points (no allocation).
+    public func centroid(of list: [Touch]) -> Point {
+        if list.isEmpty { return .zero }
+        var x = 0.0
+        var y = 0.0
+        for t in list {
+            x += t.locationInWindow.x
+            y += t.locationInWindow.y
+        }
+        let n = Double(list.count)
+        return Point(x: x / n, y: y / n)
+    }
+
+    /// The number of tracked touches that are still down (not ending in this frame).
+    public var numberOfDownTouches: Int {
+        var n = 0
+        for t in touches where t.phase == .began || t.phase == .moved { n += 1 }
+        return n
+    }
+
+    /// The window coordinate space's view (the root), for converting.
+    public var windowView: View? { view?.window }
+
+    // MARK: State machine
+
+    private func request(_ next: GestureState) {
+        let current = stateStorage
+        // A pending success absorbs further requests until it resolves.
+        switch pending {
+        case .recognized:
+            if next == .failed { pending = .none; commit(.failed) }
+            return
+        case .began:
+            switch next {
+            case .ended: pending = .beganThenEnded
+            case .cancelled: pending = .beganThenCancelled
+            case .failed: pending = .none; commit(.failed)
+            default: break
+            }
+            return
+        case .beganThenEnded, .beganThenCancelled:
+            if next == .failed { pending = .none; commit(.failed) }
+            return
+        case .none: break
+        }
+        if next == .changed && current == .changed {
+            // fallthrough: a repeated change, reported only when a value changed
+        } else if !current.canTransition(to: next, continuous: isContinuous) {
+            return
+        }
+        if current == .possible && (next == .began || next == .ended) {
+            attemptSuccess(next)
+            return
+        }
+        commit(next)
+    }
+
+    /// Leaving `possible` for success: delegate, blocking by active recognizers, failure
+    /// requirements, then commit and arbitration.
+    func attemptSuccess(_ next: GestureState) {
+        if delegate?.gestureRecognizerShouldBegin(self) == false {
+            commit(.failed)
+            return
+        }
+        guard let d = dispatcher else {
+            commit(next)
+            return
+        }
+        if d.isBlocked(self) {
+            commit(.failed)
+            return
+        }
+        switch d.requirementStatus(of: self) {
+        case .satisfied:
+            commit(next)
+            d.recognizerSucceeded(self)
+        case .waiting:
+            pending = next == .began ? .began : .recognized
+        case .violated:
+            commit(.failed)
+        }
+    }
+
+    /// Applies a pending success once its requirements failed.
+    func resolvePending() {
+        let p = pending
+        pending = .none
+        guard let d = dispatcher else { return }
+        if d.isBlocked(self) {
+            commit(.failed)
+            return
+        }
+        switch p {
+        case .none: return
+        case .recognized:
+            commit(.ended)
+            d.recognizerSucceeded(self)
+        case .began, .beganThenEnded, .beganThenCancelled:
+            commit(.began)
+            d.recognizerSucceeded(self)
+            if p == .beganThenEnded, stateStorage.isActive { commit(.ended) }
+            if p == .beganThenCancelled, stateStorage.isActive { commit(.cancelled) }
+        }
+    }
+
+    /// Sets the state and reports it: actions (not on failed), then the log.
+    func commit(_ next: GestureState) {
+        let loc = locationInWindow
+        let n = numberOfTouches
+        let values = logValues
+        if next == .changed, let last = lastReported, last.touches == n,
+            last.location == loc || (!loc.isFinite && !last.location.isFinite),
+            last.values.sameIgnoringVelocity(values)
+        {
+            return
+        }
+        stateStorage = next
+        lastReported = (loc, n, values)
+        if next != .failed {
+            for action in actions { action(self) }
+        }
+        dispatcher?.report(GestureTransition(time: now, recognizer: self, state: next, location: loc, numberOfTouches: n, values: values))
+        if next == .failed || next == .cancelled { cancelTimer() }
+        if next == .failed { dispatcher?.recognizerFailed(self) }
+    }
+
+    /// Back to `possible`, silently, dropping every touch. Called by the dispatcher.
+    func performReset() {
+        cancelTimer()
+        stateStorage = .possible
+        pending = .none
+        touches.removeAll(keepingCapacity: true)
+        receivedSerials.removeAll(keepingCapacity: true)
+        touchpadActive = false
+        lastReported = nil
+        reset()
+    }
+
+    private func disable() {
+        if stateStorage.isActive {
+            commit(.cancelled)
+        } else if stateStorage == .possible, pending != .none {
+            pending = .none
+        }
+        dispatcher?.forget(self)
+    }
+
+    func detachedFromView() {
+        if isEnabled {
+            isEnabled = false
+            isEnabled = true
+        }
+    }
+
+    var isPending: Bool { pending != .none }
+    var acceptsInput: Bool {
+        isEnabled && (stateStorage == .possible || stateStorage.isActive) && pending != .recognized
+    }
+}
+
+struct WeakRecognizer {
+    weak var value: GestureRecognizer?
+    init(_ value: GestureRecognizer) { self.value = value }
+}

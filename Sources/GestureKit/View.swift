@@ -1,0 +1,191 @@
+/// A rectangle in a tree of views, with the geometry of `UIView`: `center` and `bounds` place it
+/// in its superview, and `transform` applies about its centre (UIKit's default anchor point).
+/// The root of a tree is the window: its coordinate space is window points.
+///
+/// Deviations from UIKit: no drawing, no layers, no `anchorPoint`; `frame` with a non-identity
+/// transform reads as the bounding box of the transformed bounds (as UIKit does) and setting it
+/// sets `center` and `bounds.size` regardless of the transform (UIKit leaves that undefined).
+@MainActor
+open class View {
+    /// For logs and debugging.
+    public var name: String
+    public var center: Point
+    public var bounds: Rect
+    /// Applied about the centre. UIKit: `UIView.transform`.
+    public var transform: AffineTransform = .identity
+    /// UIKit: `isUserInteractionEnabled`. A view with it off (and its subviews) is never hit.
+    public var isUserInteractionEnabled = true
+    /// UIKit: `isHidden`. Hidden views are never hit.
+    public var isHidden = false
+    public private(set) weak var superview: View?
+    public private(set) var subviews: [View] = []
+    public private(set) var gestureRecognizers: [GestureRecognizer] = []
+
+    public init(frame: Rect = .zero, name: String = "") {
+        self.name = name
+        self.center = frame.center
+        self.bounds = Rect(origin: .zero, size: frame.size)
+    }
+
+    /// UIKit: `frame`.
+    public var frame: Rect {
+        get {
+            let local = bounds
+            let m = localToSuperview
+            if transform.isIdentity {
+                return Rect(origin: Point(x: center.x - local.width / 2, y: center.y - local.height / 2), size: local.size)
+            }
+            return local.applying(m)
+        }
+        set {
+            center = newValue.center
+            bounds.size = newValue.size
+        }
+    }
+
+    /// The transform that maps this view's coordinates to its superview's.
+    public var localToSuperview: AffineTransform {
+        // p' = center + T (p - boundsCenter)
+        AffineTransform(translationX: -bounds.midX, y: -bounds.midY)
+            .concatenating(transform)
+            .concatenating(AffineTransform(translationX: center.x, y: center.y))
+    }
+
+    /// The transform that maps this view's coordinates to the window's (the root view's).
+    public var localToWindow: AffineTransform {
+        var m = AffineTransform.identity
+        var v: View? = self
+        while let view = v, let s = view.superview {
+            m = m.concatenating(view.localToSuperview)
+            v = s
+        }
+        return m
+    }
+
+    /// The root of this view's tree (the window).
+    public var window: View {
+        var v = self
+        while let s = v.superview { v = s }
+        return v
+    }
+
+    public func addSubview(_ view: View) {
+        view.removeFromSuperview()
+        view.superview = self
+        subviews.append(view)
+    }
+
+    public func removeFromSuperview() {
+        guard let s = superview else { return }
+        s.subviews.removeAll { $0 === self }
+        superview = nil
+    }
+
+    /// UIKit: `addGestureRecognizer(_:)`. A recognizer belongs to one view at a time.
+    public func addGestureRecognizer(_ recognizer: GestureRecognizer) {
+        recognizer.view?.removeGestureRecognizer(recognizer)
+        recognizer.view = self
+        gestureRecognizers.append(recognizer)
+    }
+
+    public func removeGestureRecognizer(_ recognizer: GestureRecognizer) {
+        guard recognizer.view === self else { return }
+        recognizer.detachedFromView()
+        gestureRecognizers.removeAll { $0 === recognizer }
+        recognizer.view = nil
+    }
+
+    /// `point` (in this view's coordinates) converted to `view`'s coordinates; `nil` means the
+    /// window. UIKit: `convert(_:to:)`.
+    public func convert(_ point: Point, to view: View?) -> Point {
+        let w = point.applying(localToWindow)
+        guard let view else { return w }
+        return w.applying(view.localToWindow.inverted())
+    }
+
+    /// `point` in `view`'s coordinates (`nil`: the window) converted to this view's.
+    /// UIKit: `convert(_:from:)`.
+    public func convert(_ point: Point, from view: View?) -> Point {
+        let w = view.map { point.applying($0.localToWindow) } ?? point
+        return w.applying(localToWindow.inverted())
+    }
+
+    /// A vector (no translation) from this view's coordinates to `view`'s (`nil`: the window).
+    public func convert(_ vector: Vector, to view: View?) -> Vector {
+        let w = vector.applying(localToWindow)
+        guard let view else { return w }
+        return w.applying(view.localToWindow.inverted())
+    }
+
+    /// UIKit: `point(inside:with:)`: inside the bounds.
+    open func point(inside point: Point) -> Bool {
+        bounds.contains(point)
+    }
+
+    /// The deepest visible, interactive view containing `point` (in this view's coordinates),
+    /// searching subviews front to back (the last added is in front). UIKit: `hitTest(_:with:)`.
+    open func hitTest(_ point: Point) -> View? {
+        guard isUserInteractionEnabled, !isHidden, point.isFinite, self.point(inside: point) else { return nil }
+        for sub in subviews.reversed() {
+            let p = point.applying(sub.localToSuperview.inverted())
+            if let hit = sub.hitTest(p) { return hit }
+        }
+        return self
+    }
+
+    // MARK: Raw touches (UIResponder)
+
+    /// The view's own touch handling, after the recognizers have seen the touches.
+    /// UIKit: `touchesBegan(_:with:)` and friends. Once a recognizer with `cancelsTouchesInView`
+    /// begins or recognizes, the view gets `touchesCancelled` for its touches and nothing more of them.
+    open func touchesBegan(_ touches: [Touch]) {}
+    open func touchesMoved(_ touches: [Touch]) {}
+    open func touchesEnded(_ touches: [Touch]) {}
+    open func touchesCancelled(_ touches: [Touch]) {}
+}
+
+/// One finger on the screen while it is down. UIKit: `UITouch`.
+@MainActor
+public final class Touch {
+    /// The id from the input (unique while the touch is down).
+    public let id: Int
+    /// The view the touch hit when it went down (UIKit: `view`); it keeps the touch when the
+    /// finger leaves it.
+    public internal(set) weak var view: View?
+    public internal(set) var phase: TouchPhase
+    /// Window points.
+    public internal(set) var locationInWindow: Point
+    public internal(set) var previousLocationInWindow: Point
+    /// Where the touch went down, window points.
+    public let initialLocationInWindow: Point
+    /// When the touch went down / last changed, seconds.
+    public let beganTimestamp: Double
+    public internal(set) var timestamp: Double
+    /// The recognizers the touch is delivered to (hit view's, then its ancestors').
+    public internal(set) var gestureRecognizers: [GestureRecognizer] = []
+    /// Set once a recognizer with `cancelsTouchesInView` took the touch from its view.
+    public internal(set) var isCancelledForView = false
+
+    init(id: Int, view: View?, location: Point, timestamp: Double) {
+        self.id = id
+        self.view = view
+        self.phase = .began
+        self.locationInWindow = location
+        self.previousLocationInWindow = location
+        self.initialLocationInWindow = location
+        self.beganTimestamp = timestamp
+        self.timestamp = timestamp
+    }
+
+    /// UIKit: `location(in:)`; `nil` means the window.
+    public func location(in view: View?) -> Point {
+        guard let view else { return locationInWindow }
+        return view.convert(locationInWindow, from: nil)
+    }
+
+    /// UIKit: `previousLocation(in:)`.
+    public func previousLocation(in view: View?) -> Point {
+        guard let view else { return previousLocationInWindow }
+        return view.convert(previousLocationInWindow, from: nil)
+    }
+}
