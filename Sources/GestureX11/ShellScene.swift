@@ -1,0 +1,43 @@
+import GestureKit
+
+/// A keyboard alternative for a multipoint gesture (WCAG 2.5.1), DESIGN.md §5.
+public enum KeyCommand: Hashable, Sendable {
+    /// `+` / `-`: scale the image up / down one step.
+    case scaleUp, scaleDown
+    /// `[` / `]`: rotate the image counter-clockwise / clockwise one step.
+    case rotateCounterClockwise, rotateClockwise
+    /// Arrow keys: move the image by `dx`, `dy` points.
+    case move(dx: Double, dy: Double)
+    /// Ctrl+Z: shake (logged as a `shake` line).
+    case shake
+}
+
+/// What the X11 shell drives: the demo scene implements it (GesturesDemo.DemoScene), tests may
+/// implement small ones. All coordinates are window points; the shell converts from pixels.
+/// Time is seconds on the shell's monotonic clock (the same clock as the input timestamps).
+@MainActor
+public protocol ShellScene: AnyObject {
+    /// The window's size in points: called once before the first frame and after every resize
+    /// (possibly in the middle of a gesture).
+    func resize(to size: Size, at time: Double)
+    /// Touch frames, touchpad pinches, shakes, clock advances.
+    func handle(_ event: InputEvent)
+    /// Advances the recognizers' clock (timers fire). The shell calls it when `nextDeadline`
+    /// passes; its `poll()` timeout is `nextDeadline - now`.
+    func advance(to time: Double)
+    /// The nearest timer deadline, if any.
+    var nextDeadline: Double? { get }
+    /// A keyboard alternative.
+    func perform(_ command: KeyCommand, at time: Double)
+    /// Kiosk mode: no input for 60 s — put the image back.
+    func resetAfterIdle(at time: Double)
+    /// The centre (window points) of the view under `point`: the simulated second finger is
+    /// mirrored through it (iOS Simulator style).
+    func mirrorCenter(for point: Point) -> Point
+    /// True when something changed since the last `draw`.
+    var needsDisplay: Bool { get }
+    /// Draws the whole scene into a cairo context (`cairo_t *`) whose user space is window
+    /// points; clears `needsDisplay`. `overlay` are extra touch points to draw (the simulated
+    /// fingers while the modifier is held); with `showTouches` every touch is drawn.
+    func draw(into cairo: OpaquePointer, overlay: [Point], showTouches: Bool)
+}
