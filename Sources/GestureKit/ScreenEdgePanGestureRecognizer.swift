@@ -17,3 +17,98 @@ public struct RectEdge: OptionSet, Hashable, Sendable, CustomStringConvertible {
         self = d.1
     }
 }
+
+/// Recognizes a pan that starts at an edge of the window. UIKit:
+/// `UIScreenEdgePanGestureRecognizer` (the window stands for the screen).
+///
+/// Rules (DESIGN.md §3): the first touch must go down within ``edgeDistance`` (20 pt) of an
+/// allowed edge of the window, and its first 10 pt of movement must be mostly away from that
+/// edge (the component along the edge's normal larger than the one along the edge), else the
+/// recognizer fails; later touches are ignored; otherwise as a pan of that one touch.
+/// ``recognizedEdge`` is the nearest allowed edge the touch went down at.
+@MainActor
+public final class ScreenEdgePanGestureRecognizer: PanGestureRecognizer {
+    /// UIKit: `edges` (default none: set it).
+    public var edges: RectEdge = []
+    /// How close to the edge the first touch must land: 20 pt.
+    public var edgeDistance = 20.0
+    public private(set) var recognizedEdge: RectEdge = []
+    private weak var first: Touch?
+    private var checkedDirection = false
+
+    public override init(name: String? = nil) {
+        super.init(kind: .screenEdgePan, name: name)
+        maximumNumberOfTouches = 1
+    }
+
+    public override var logValues: GestureValues {
+        .screenEdgePan(translation: windowTranslation, velocity: windowVelocity, edge: recognizedEdge)
+    }
+
+    public override func touchesBegan(_ touches: [Touch]) {
+        guard first == nil, let touch = touches.first else { return }
+        first = touch
+        let bounds = windowView?.bounds ?? .zero
+        let p = touch.locationInWindow
+        var best: RectEdge = []
+        var bestDistance = Double.infinity
+        for (_, edge) in RectEdge.named where edges.contains(edge) {
+            let d: Double
+            switch edge {
+            case .left: d = p.x - bounds.minX
+            case .right: d = bounds.maxX - p.x
+            case .top: d = p.y - bounds.minY
+            default: d = bounds.maxY - p.y
+            }
+            if d <= edgeDistance && d < bestDistance && d >= -edgeDistance {
+                best = edge
+                bestDistance = d
+            }
+        }
+        if best.isEmpty {
+            state = .failed
+            return
+        }
+        recognizedEdge = best
+        update()
+    }
+
+    public override func touchesMoved(_ touches: [Touch]) {
+        guard let first, touches.contains(where: { $0 === first }) else { return }
+        if !checkedDirection {
+            let d = first.locationInWindow - first.initialLocationInWindow
+            if d.length >= 10 {
+                checkedDirection = true
+                let (normal, tangent): (Double, Double)
+                switch recognizedEdge {
+                case .left: (normal, tangent) = (d.dx, abs(d.dy))
+                case .right: (normal, tangent) = (-d.dx, abs(d.dy))
+                case .top: (normal, tangent) = (d.dy, abs(d.dx))
+                default: (normal, tangent) = (-d.dy, abs(d.dx))
+                }
+                if !(normal > tangent) {
+                    state = .failed
+                    return
+                }
+            }
+        }
+        super.touchesMoved(touches)
+    }
+
+    public override func touchesEnded(_ touches: [Touch]) {
+        guard let first, touches.contains(where: { $0 === first }) else { return }
+        super.touchesEnded(touches)
+    }
+
+    override func countedCentroid() -> (Point, Int) {
+        guard let first, first.phase == .began || first.phase == .moved else { return (base ?? .zero, 0) }
+        return (first.locationInWindow, 1)
+    }
+
+    public override func reset() {
+        super.reset()
+        first = nil
+        checkedDirection = false
+        recognizedEdge = []
+    }
+}

@@ -223,6 +223,10 @@ public final class TouchDispatcher {
             guard idle else { continue }
             if r.stateStorage == .possible && !r.isPending && !r.hasTimer && r.isEnabled {
                 r.state = .failed
+            } else if r.stateStorage.isActive {
+                // A continuous gesture whose touches are all gone ends (subclasses normally
+                // end themselves at the last lift; this keeps the machine from sticking).
+                r.state = .ended
             }
         }
         // Reset the finished ones and those that no longer take part.

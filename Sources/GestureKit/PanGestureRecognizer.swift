@@ -1,0 +1,151 @@
+/// Recognizes a drag of one or more fingers. UIKit: `UIPanGestureRecognizer` (continuous).
+///
+/// Rules (DESIGN.md §3): began once the centroid has moved more than ``minimumMovement`` (10 pt)
+/// with a number of touches down inside ``minimumNumberOfTouches``…``maximumNumberOfTouches``;
+/// ``translation(in:)`` is measured from the touch-down centroid (the 10 pt are not subtracted);
+/// a change in the number of fingers re-bases the centroid so the translation does not jump;
+/// ended when the number of touches falls below the minimum. ``setTranslation(_:in:)`` re-bases
+/// and zeroes the velocity.
+///
+/// Deviations: it begins only while the number of touches down is inside the limits; once it
+/// has begun, touches beyond the maximum are ignored (they neither count nor move the
+/// centroid); the event log reports `translation` and `velocity` in window points, i.e.
+/// `translation(in: nil)`.
+@MainActor
+public class PanGestureRecognizer: GestureRecognizer {
+    /// UIKit: `minimumNumberOfTouches` (1).
+    public var minimumNumberOfTouches = 1
+    /// UIKit: `maximumNumberOfTouches` (unlimited).
+    public var maximumNumberOfTouches = Int.max
+    /// The movement that begins the gesture: 10 pt.
+    public var minimumMovement = 10.0
+
+    /// Window-space translation accumulated before the current base.
+    var offset = Vector.zero
+    var base: Point?
+    var baseCount = 0
+    var tracker = VelocityTracker()
+
+    public init(name: String? = nil) {
+        super.init(kind: .pan, name: name, continuous: true)
+    }
+
+    init(kind: GestureKind, name: String?) {
+        super.init(kind: kind, name: name, continuous: true)
+    }
+
+    public override var logValues: GestureValues {
+        .pan(translation: windowTranslation, velocity: windowVelocity)
+    }
+
+    /// The touches that count (down, first `maximumNumberOfTouches` of them).
+    func countedCentroid() -> (Point, Int) {
+        var x = 0.0
+        var y = 0.0
+        var n = 0
+        for t in touches where (t.phase == .began || t.phase == .moved) && n < maximumNumberOfTouches {
+            x += t.locationInWindow.x
+            y += t.locationInWindow.y
+            n += 1
+        }
+        if n == 0 { return (base ?? .zero, 0) }
+        return (Point(x: x / Double(n), y: y / Double(n)), n)
+    }
+
+    public override var locationInWindow: Point {
+        let (c, n) = countedCentroid()
+        return n > 0 ? c : super.locationInWindow
+    }
+
+    /// Translation in window points.
+    var windowTranslation: Vector {
+        guard let base else { return offset }
+        let (c, n) = countedCentroid()
+        if n == 0 || n != baseCount { return offset + (lastCentroid - base) }
+        return offset + (c - base)
+    }
+    private var lastCentroid = Point.zero
+
+    var windowVelocity: Vector {
+        let v = tracker.velocity(at: now)
+        return Vector(dx: v.x, dy: v.y)
+    }
+
+    /// UIKit: `translation(in:)`: the translation converted to `view`'s coordinates (`nil`: window).
+    public func translation(in view: View?) -> Vector {
+        toView(windowTranslation, view)
+    }
+
+    /// UIKit: `velocity(in:)`, points per second.
+    public func velocity(in view: View?) -> Vector {
+        toView(windowVelocity, view)
+    }
+
+    /// UIKit: `setTranslation(_:in:)`: re-bases the translation and zeroes the velocity.
+    public func setTranslation(_ translation: Vector, in view: View?) {
+        let w = view.map { translation.applying($0.localToWindow) } ?? translation
+        let (c, n) = countedCentroid()
+        offset = w
+        base = c
+        baseCount = n
+        lastCentroid = c
+        tracker.reset()
+    }
+
+    private func toView(_ v: Vector, _ view: View?) -> Vector {
+        guard let view else { return v }
+        return v.applying(view.localToWindow.inverted())
+    }
+
+    /// Re-bases when the number of counted touches changed, then records a sample.
+    func update() {
+        let (c, n) = countedCentroid()
+        if base == nil {
+            base = c
+            baseCount = n
+            lastCentroid = c
+        }
+        if n != baseCount {
+            offset = offset + (lastCentroid - base!)
+            base = n > 0 ? c : lastCentroid
+            baseCount = n
+        }
+        if n > 0 { lastCentroid = c }
+        let t = windowTranslation
+        tracker.add(time: now, x: t.dx, y: t.dy)
+    }
+
+    /// Whether the current touches may begin the gesture.
+    func mayBegin(count n: Int) -> Bool {
+        n >= minimumNumberOfTouches && n <= maximumNumberOfTouches
+    }
+
+    public override func touchesBegan(_ touches: [Touch]) {
+        update()
+    }
+
+    public override func touchesMoved(_ touches: [Touch]) {
+        update()
+        if state == .possible {
+            let down = numberOfDownTouches
+            if mayBegin(count: down) && windowTranslation.length > minimumMovement { state = .began }
+        } else if state.isActive {
+            state = .changed
+        }
+    }
+
+    public override func touchesEnded(_ touches: [Touch]) {
+        update()
+        let n = countedCentroid().1
+        if state.isActive {
+            if n < minimumNumberOfTouches { state = .ended } else { state = .changed }
+        }
+    }
+
+    public override func reset() {
+        offset = .zero
+        base = nil
+        baseCount = 0
+        tracker.reset()
+    }
+}
