@@ -176,4 +176,3 @@ extension Size {
         Size(width: t.a * width + t.c * height, height: t.b * width + t.d * height)
     }
 }
-

@@ -87,7 +87,8 @@ public protocol GestureRecognizerDelegate: AnyObject {
     func gestureRecognizerShouldBegin(_ recognizer: GestureRecognizer) -> Bool
     /// Asked once per touch at touch-down; false hides the touch from the recognizer.
     func gestureRecognizer(_ recognizer: GestureRecognizer, shouldReceive touch: Touch) -> Bool
-    func gestureRecognizer(_ recognizer: GestureRecognizer, shouldRecognizeSimultaneouslyWith other: GestureRecognizer) -> Bool
+    func gestureRecognizer(_ recognizer: GestureRecognizer, shouldRecognizeSimultaneouslyWith other: GestureRecognizer)
+        -> Bool
     func gestureRecognizer(_ recognizer: GestureRecognizer, shouldRequireFailureOf other: GestureRecognizer) -> Bool
     func gestureRecognizer(_ recognizer: GestureRecognizer, shouldBeRequiredToFailBy other: GestureRecognizer) -> Bool
 }
@@ -95,9 +96,15 @@ public protocol GestureRecognizerDelegate: AnyObject {
 extension GestureRecognizerDelegate {
     public func gestureRecognizerShouldBegin(_ recognizer: GestureRecognizer) -> Bool { true }
     public func gestureRecognizer(_ recognizer: GestureRecognizer, shouldReceive touch: Touch) -> Bool { true }
-    public func gestureRecognizer(_ recognizer: GestureRecognizer, shouldRecognizeSimultaneouslyWith other: GestureRecognizer) -> Bool { false }
-    public func gestureRecognizer(_ recognizer: GestureRecognizer, shouldRequireFailureOf other: GestureRecognizer) -> Bool { false }
-    public func gestureRecognizer(_ recognizer: GestureRecognizer, shouldBeRequiredToFailBy other: GestureRecognizer) -> Bool { false }
+    public func gestureRecognizer(
+        _ recognizer: GestureRecognizer, shouldRecognizeSimultaneouslyWith other: GestureRecognizer
+    ) -> Bool { false }
+    public func gestureRecognizer(_ recognizer: GestureRecognizer, shouldRequireFailureOf other: GestureRecognizer)
+        -> Bool
+    { false }
+    public func gestureRecognizer(_ recognizer: GestureRecognizer, shouldBeRequiredToFailBy other: GestureRecognizer)
+        -> Bool
+    { false }
 }
 
 /// The base class of every recognizer. UIKit: `UIGestureRecognizer` (with the subclass API of
@@ -286,18 +293,26 @@ open class GestureRecognizer {
         // A pending success absorbs further requests until it resolves.
         switch pending {
         case .recognized:
-            if next == .failed { pending = .none; commit(.failed) }
+            if next == .failed {
+                pending = .none
+                commit(.failed)
+            }
             return
         case .began:
             switch next {
             case .ended: pending = .beganThenEnded
             case .cancelled: pending = .beganThenCancelled
-            case .failed: pending = .none; commit(.failed)
+            case .failed:
+                pending = .none
+                commit(.failed)
             default: break
             }
             return
         case .beganThenEnded, .beganThenCancelled:
-            if next == .failed { pending = .none; commit(.failed) }
+            if next == .failed {
+                pending = .none
+                commit(.failed)
+            }
             return
         case .none: break
         }
@@ -377,7 +392,9 @@ open class GestureRecognizer {
         if next != .failed {
             for action in actions { action(self) }
         }
-        dispatcher?.report(GestureTransition(time: now, recognizer: self, state: next, location: loc, numberOfTouches: n, values: values))
+        dispatcher?.report(
+            GestureTransition(
+                time: now, recognizer: self, state: next, location: loc, numberOfTouches: n, values: values))
         if next == .failed || next == .cancelled { cancelTimer() }
         if next == .failed { dispatcher?.recognizerFailed(self) }
     }

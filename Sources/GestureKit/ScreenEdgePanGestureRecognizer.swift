@@ -8,7 +8,9 @@ public struct RectEdge: OptionSet, Hashable, Sendable, CustomStringConvertible {
     public static let right = RectEdge(rawValue: 1 << 3)
     public static let all: RectEdge = [.top, .left, .bottom, .right]
     /// Log names, in the order left, right, top, bottom.
-    public static let named: [(String, RectEdge)] = [("left", .left), ("right", .right), ("top", .top), ("bottom", .bottom)]
+    public static let named: [(String, RectEdge)] = [
+        ("left", .left), ("right", .right), ("top", .top), ("bottom", .bottom),
+    ]
     public var description: String {
         Self.named.filter { contains($0.1) }.map(\.0).joined(separator: " ")
     }

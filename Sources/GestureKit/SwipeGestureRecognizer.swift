@@ -7,7 +7,9 @@ public struct SwipeDirection: OptionSet, Hashable, Sendable, CustomStringConvert
     public static let up = SwipeDirection(rawValue: 1 << 2)
     public static let down = SwipeDirection(rawValue: 1 << 3)
     /// Log names, in the order right, left, up, down.
-    public static let named: [(String, SwipeDirection)] = [("right", .right), ("left", .left), ("up", .up), ("down", .down)]
+    public static let named: [(String, SwipeDirection)] = [
+        ("right", .right), ("left", .left), ("up", .up), ("down", .down),
+    ]
     public var description: String {
         Self.named.filter { contains($0.1) }.map(\.0).joined(separator: " ")
     }

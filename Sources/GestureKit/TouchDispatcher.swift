@@ -146,7 +146,9 @@ public final class TouchDispatcher {
             index += 1
             guard let view = first.view, !first.isCancelledForView else { continue }
             // Skip if an earlier touch of the same view already handled this group.
-            if frameTouches[0..<(index - 1)].contains(where: { $0.view === view && !$0.isCancelledForView }) { continue }
+            if frameTouches[0..<(index - 1)].contains(where: { $0.view === view && !$0.isCancelledForView }) {
+                continue
+            }
             for phase in TouchPhase.allCases {
                 viewScratch.removeAll(keepingCapacity: true)
                 for touch in frameTouches[(index - 1)...]
@@ -327,7 +329,9 @@ public final class TouchDispatcher {
                 taken.append(t)
             }
             for t in taken {
-                guard let v = t.view, !taken.contains(where: { $0.view === v && $0 !== t && $0.id < t.id }) else { continue }
+                guard let v = t.view, !taken.contains(where: { $0.view === v && $0 !== t && $0.id < t.id }) else {
+                    continue
+                }
                 v.touchesCancelled(taken.filter { $0.view === v })
             }
         }

@@ -50,7 +50,9 @@ public struct VelocityTracker: Sendable {
         let tNew = ts[newest]
         guard now - tNew <= Self.staleAfter + 1e-9 else { return (0, 0) }
         var n = 0.0
-        var st = 0.0, sx = 0.0, sy = 0.0
+        var st = 0.0
+        var sx = 0.0
+        var sy = 0.0
         var i = 0
         while i < count {
             let k = (newest + Self.capacity - i) % Self.capacity
@@ -63,8 +65,12 @@ public struct VelocityTracker: Sendable {
             i += 1
         }
         guard n >= 2 else { return (0, 0) }
-        let mt = st / n, mx = sx / n, my = sy / n
-        var stt = 0.0, stx = 0.0, sty = 0.0
+        let mt = st / n
+        let mx = sx / n
+        let my = sy / n
+        var stt = 0.0
+        var stx = 0.0
+        var sty = 0.0
         for j in 0..<Int(n) {
             let k = (newest + Self.capacity - j) % Self.capacity
             let dt = ts[k] - tNew - mt
@@ -73,18 +79,24 @@ public struct VelocityTracker: Sendable {
             sty += dt * (ys[k] - my)
         }
         guard stt > 0 else { return (0, 0) }
-        let vx = stx / stt, vy = sty / stt
+        let vx = stx / stt
+        let vy = sty / stt
         return (vx.isFinite ? vx : 0, vy.isFinite ? vy : 0)
     }
 }
 
 /// 20 doubles inline (no heap).
 struct Ring: Sendable {
-    private var storage: (Double, Double, Double, Double, Double, Double, Double, Double, Double, Double,
-                          Double, Double, Double, Double, Double, Double, Double, Double, Double, Double) =
-        (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    private var storage:
+        (
+            Double, Double, Double, Double, Double, Double, Double, Double, Double, Double,
+            Double, Double, Double, Double, Double, Double, Double, Double, Double, Double
+        ) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     subscript(i: Int) -> Double {
         get { withUnsafeBytes(of: storage) { $0.load(fromByteOffset: i * 8, as: Double.self) } }
-        set { withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: newValue, toByteOffset: i * 8, as: Double.self) } }
+        set {
+            withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: newValue, toByteOffset: i * 8, as: Double.self) }
+        }
     }
 }

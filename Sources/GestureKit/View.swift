@@ -33,7 +33,8 @@ open class View {
             let local = bounds
             let m = localToSuperview
             if transform.isIdentity {
-                return Rect(origin: Point(x: center.x - local.width / 2, y: center.y - local.height / 2), size: local.size)
+                return Rect(
+                    origin: Point(x: center.x - local.width / 2, y: center.y - local.height / 2), size: local.size)
             }
             return local.applying(m)
         }

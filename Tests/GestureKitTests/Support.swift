@@ -21,13 +21,15 @@ final class LogRecorder {
     }
 
     static func render(_ t: GestureTransition) -> String {
-        var s = "\(r(t.time)) \(t.recognizer.name) \(t.state.rawValue) (\(r(t.location.x)),\(r(t.location.y))) n=\(t.numberOfTouches)"
+        var s =
+            "\(r(t.time)) \(t.recognizer.name) \(t.state.rawValue) (\(r(t.location.x)),\(r(t.location.y))) n=\(t.numberOfTouches)"
         switch t.values {
         case .tap(let taps, let touches): s += " taps=\(taps) touches=\(touches)"
         case .longPress, .shake: break
         case .swipe(let d): s += " dir=\(d)"
         case .pan(let tr, let v): s += " tr=[\(r(tr.dx)),\(r(tr.dy))] v=[\(r(v.dx)),\(r(v.dy))]"
-        case .screenEdgePan(let tr, let v, let e): s += " tr=[\(r(tr.dx)),\(r(tr.dy))] v=[\(r(v.dx)),\(r(v.dy))] edge=\(e)"
+        case .screenEdgePan(let tr, let v, let e):
+            s += " tr=[\(r(tr.dx)),\(r(tr.dy))] v=[\(r(v.dx)),\(r(v.dy))] edge=\(e)"
         case .pinch(let sc, let v): s += " scale=\(r(sc)) v=\(r(v))"
         case .rotation(let rot, let v): s += " rot=\(r(rot)) v=\(r(v))"
         }
@@ -42,9 +44,15 @@ final class LogRecorder {
 /// Builds touch frames on a virtual clock.
 @MainActor
 struct Finger {
-    static func down(_ id: Int, _ x: Double, _ y: Double) -> TouchChange { TouchChange(id: id, phase: .began, location: Point(x: x, y: y)) }
-    static func move(_ id: Int, _ x: Double, _ y: Double) -> TouchChange { TouchChange(id: id, phase: .moved, location: Point(x: x, y: y)) }
-    static func up(_ id: Int, _ x: Double, _ y: Double) -> TouchChange { TouchChange(id: id, phase: .ended, location: Point(x: x, y: y)) }
+    static func down(_ id: Int, _ x: Double, _ y: Double) -> TouchChange {
+        TouchChange(id: id, phase: .began, location: Point(x: x, y: y))
+    }
+    static func move(_ id: Int, _ x: Double, _ y: Double) -> TouchChange {
+        TouchChange(id: id, phase: .moved, location: Point(x: x, y: y))
+    }
+    static func up(_ id: Int, _ x: Double, _ y: Double) -> TouchChange {
+        TouchChange(id: id, phase: .ended, location: Point(x: x, y: y))
+    }
     static func cancel(_ id: Int) -> TouchChange { TouchChange(id: id, phase: .cancelled, location: .zero) }
 }
 
@@ -73,7 +81,9 @@ final class Harness {
     func wait(_ t: Double) { dispatcher.advance(to: t) }
 
     /// A straight one-finger stroke from `a` to `b` over `duration`, `steps` moves, then lift.
-    func stroke(id: Int = 1, from a: Point, to b: Point, start: Double = 0, duration: Double, steps: Int = 10, lift: Bool = true) {
+    func stroke(
+        id: Int = 1, from a: Point, to b: Point, start: Double = 0, duration: Double, steps: Int = 10, lift: Bool = true
+    ) {
         frame(start, Finger.down(id, a.x, a.y))
         for i in 1...steps {
             let f = Double(i) / Double(steps)
