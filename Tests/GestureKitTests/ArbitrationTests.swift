@@ -14,7 +14,9 @@ final class SimultaneousDelegate: GestureRecognizerDelegate {
         pairs.contains([r.name, o.name].sorted())
     }
     func gestureRecognizerShouldBegin(_ r: GestureRecognizer) -> Bool { !refuseBegin.contains(r.name) }
-    func gestureRecognizer(_ r: GestureRecognizer, shouldReceive touch: Touch) -> Bool { !refuseTouches.contains(r.name) }
+    func gestureRecognizer(_ r: GestureRecognizer, shouldReceive touch: Touch) -> Bool {
+        !refuseTouches.contains(r.name)
+    }
 }
 
 @MainActor
@@ -111,7 +113,10 @@ final class SimultaneousDelegate: GestureRecognizerDelegate {
         #expect(h.log.states(of: "rotation").last == .ended)
         guard case .pinch(let scale, _) = h.log.transitions.last(where: { $0.name == "pinch" })!.values,
             case .rotation(let rot, _) = h.log.transitions.last(where: { $0.name == "rotation" })!.values
-        else { Issue.record("values"); return }
+        else {
+            Issue.record("values")
+            return
+        }
         #expect(abs(scale - 1.5) < 1e-9)
         #expect(abs(rot - 0.5) < 1e-9)
     }
@@ -277,7 +282,7 @@ final class SimultaneousDelegate: GestureRecognizerDelegate {
         pan.cancelsTouchesInView = cancels
         h.stroke(from: Point(x: 100, y: 100), to: Point(x: 150, y: 100), duration: 0.5, steps: 5)
         if cancels {
-                        // The first move (10 pt) does not begin the pan yet: the view sees it.
+            // The first move (10 pt) does not begin the pan yet: the view sees it.
             #expect(v.events == ["began [1]", "moved [1]", "cancelled [1]"])
         } else {
             #expect(v.events == ["began [1]"] + Array(repeating: "moved [1]", count: 5) + ["ended [1]"])
