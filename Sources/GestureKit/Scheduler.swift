@@ -47,15 +47,15 @@ public final class Scheduler {
 
     /// Moves the clock to `time` (ignored if earlier than now) and fires every timer whose
     /// deadline is before `time` — or at `time` too when `inclusive`. Timers fire with `now` set
-    /// to their own deadline. Returns whether any fired.
+    /// to their own deadline; `afterEach` runs after each. Returns whether any fired.
     @discardableResult
-    public func advance(to time: Double, inclusive: Bool = true, afterEach: (@MainActor () -> Void)? = nil) -> Bool {
+    public func advance(to time: Double, inclusive: Bool = true, afterEach: () -> Void = {}) -> Bool {
         var fired = false
         while let first = entries.first, inclusive ? first.deadline <= time : first.deadline < time {
             entries.removeFirst()
             if first.deadline > now { now = first.deadline }
             first.action()
-            afterEach?()
+            afterEach()
             fired = true
         }
         if time > now { now = time }

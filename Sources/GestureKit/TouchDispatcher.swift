@@ -56,18 +56,18 @@ public final class TouchDispatcher {
     /// Advances the clock to `time`, firing due timers.
     public func advance(to time: Double) {
         guard time.isFinite else { return }
-        scheduler.advance(to: time, inclusive: true) { [unowned self] in self.housekeeping() }
+        scheduler.advance(to: time, inclusive: true) { self.housekeeping() }
     }
 
     private func beginInstant(_ timestamp: Double) -> Double {
         let t = timestamp.isFinite ? max(timestamp, scheduler.now) : scheduler.now
-        scheduler.advance(to: t, inclusive: false) { [unowned self] in self.housekeeping() }
+        scheduler.advance(to: t, inclusive: false) { self.housekeeping() }
         return t
     }
 
     private func endInstant(_ t: Double) {
         housekeeping()
-        scheduler.advance(to: t, inclusive: true) { [unowned self] in self.housekeeping() }
+        scheduler.advance(to: t, inclusive: true) { self.housekeeping() }
     }
 
     // MARK: Touch frames
