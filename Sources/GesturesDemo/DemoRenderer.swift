@@ -1,0 +1,174 @@
+import CCairo
+import GestureKit
+
+/// Draws the demo scene with Cairo (UIKit counterpart: the views' own drawing, composed by Core
+/// Animation). User space is window points. Text uses Cairo's toy font API with DejaVu Sans.
+@MainActor
+public enum DemoRenderer {
+    /// An RGB colour, components 0…1.
+    public struct Color: Sendable {
+        public var r: Double
+        public var g: Double
+        public var b: Double
+        public init(_ r: Double, _ g: Double, _ b: Double) {
+            self.r = r
+            self.g = g
+            self.b = b
+        }
+    }
+
+    public static let background = Color(0.96, 0.96, 0.94)
+    public static let tapColor = Color(0.26, 0.55, 0.89)
+    public static let swipeColor = Color(0.30, 0.69, 0.38)
+    public static let pinchColor = Color(0.95, 0.58, 0.20)
+    public static let rotateColor = Color(0.58, 0.39, 0.80)
+    public static let labelColor = Color(0.13, 0.13, 0.16)
+    public static let regionTextColor = Color(1, 1, 1)
+    public static let touchColor = Color(0.90, 0.16, 0.22)
+    /// The regions' opacity: the image, behind them, shows through.
+    public static let regionAlpha = 0.88
+
+    /// Draws the whole scene: background, regions with their labels, the feedback label, the
+    /// image under its matrix, and the touch points (`overlay` always; every touch when
+    /// `showTouches`).
+    public static func draw(_ scene: DemoScene, into cr: OpaquePointer, overlay: [Point], showTouches: Bool) {
+        let layout = scene.layout
+        cairo_save(cr)
+        setColor(cr, background)
+        cairo_paint(cr)
+
+        // Back to front, as the views are: the image, then the regions (translucent) and labels.
+        drawImage(scene, cr)
+
+        let regions: [(Rect, Color, String)] = [
+            (layout.tap, tapColor, "Tap Me!"), (layout.swipe, swipeColor, "Swipe Me!"),
+            (layout.pinch, pinchColor, "Pinch Me!"), (layout.rotate, rotateColor, "Rotate Me!"),
+        ]
+        let radius = min(layout.size.width, layout.size.height) * 0.015
+        cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD)
+        for (rect, color, text) in regions {
+            roundedRect(cr, rect, radius: radius)
+            cairo_set_source_rgba(cr, color.r, color.g, color.b, regionAlpha)
+            cairo_fill(cr)
+            setColor(cr, regionTextColor)
+            let size = max(1, min(rect.height * 0.22, rect.width * 0.11))
+            centredText(cr, text, in: rect, size: size)
+        }
+
+        cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
+        setColor(cr, labelColor)
+        let labelSize = max(1, min(layout.label.height * 0.55, layout.label.width * 0.045))
+        centredText(cr, scene.label, in: layout.label, size: labelSize)
+
+        var points = overlay
+        if showTouches { points += scene.touchLocations }
+        let r = max(6, min(layout.size.width, layout.size.height) * 0.025)
+        for p in points where p.isFinite {
+            cairo_new_path(cr)
+            cairo_arc(cr, p.x, p.y, r, 0, 2 * Double.pi)
+            cairo_set_source_rgba(cr, touchColor.r, touchColor.g, touchColor.b, 0.35)
+            cairo_fill_preserve(cr)
+            cairo_set_source_rgba(cr, touchColor.r, touchColor.g, touchColor.b, 0.9)
+            cairo_set_line_width(cr, 2)
+            cairo_stroke(cr)
+        }
+        cairo_restore(cr)
+    }
+
+    private static func drawImage(_ scene: DemoScene, _ cr: OpaquePointer) {
+        let m = scene.imageMatrix
+        let b = scene.imageBounds
+        guard b.width > 0, b.height > 0, m.determinant != 0, m.determinant.isFinite else { return }
+        cairo_save(cr)
+        var cm = cairo_matrix_t(xx: m.a, yx: m.b, xy: m.c, yy: m.d, x0: m.tx, y0: m.ty)
+        cairo_transform(cr, &cm)
+        if let image = scene.image, image.size.width > 0, image.size.height > 0 {
+            cairo_scale(cr, b.width / image.size.width, b.height / image.size.height)
+            cairo_set_source_surface(cr, image.surface, 0, 0)
+            cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
+            cairo_rectangle(cr, 0, 0, image.size.width, image.size.height)
+            cairo_fill(cr)
+        } else {
+            // No picture: a placeholder the size of the image view.
+            cairo_rectangle(cr, 0, 0, b.width, b.height)
+            cairo_set_source_rgb(cr, 0.85, 0.85, 0.85)
+            cairo_fill_preserve(cr)
+            cairo_set_source_rgb(cr, 0.5, 0.5, 0.5)
+            cairo_set_line_width(cr, 2)
+            cairo_stroke(cr)
+            setColor(cr, labelColor)
+            centredText(cr, "no image", in: Rect(x: 0, y: 0, width: b.width, height: b.height), size: b.height * 0.1)
+        }
+        cairo_restore(cr)
+    }
+
+    static func setColor(_ cr: OpaquePointer, _ c: Color) {
+        cairo_set_source_rgb(cr, c.r, c.g, c.b)
+    }
+
+    static func roundedRect(_ cr: OpaquePointer, _ r: Rect, radius: Double) {
+        let rad = max(0, min(radius, r.width / 2, r.height / 2))
+        cairo_new_sub_path(cr)
+        cairo_arc(cr, r.maxX - rad, r.minY + rad, rad, -Double.pi / 2, 0)
+        cairo_arc(cr, r.maxX - rad, r.maxY - rad, rad, 0, Double.pi / 2)
+        cairo_arc(cr, r.minX + rad, r.maxY - rad, rad, Double.pi / 2, Double.pi)
+        cairo_arc(cr, r.minX + rad, r.minY + rad, rad, Double.pi, 3 * Double.pi / 2)
+        cairo_close_path(cr)
+    }
+
+    /// Draws `text` centred in `rect` at `size` points, shrunk to fit the rect's width.
+    static func centredText(_ cr: OpaquePointer, _ text: String, in rect: Rect, size: Double) {
+        guard size.isFinite, size > 0, rect.width > 0 else { return }
+        cairo_set_font_size(cr, size)
+        var ext = cairo_text_extents_t()
+        cairo_text_extents(cr, text, &ext)
+        let maxWidth = rect.width * 0.94
+        if ext.x_advance > maxWidth && ext.x_advance > 0 {
+            cairo_set_font_size(cr, size * maxWidth / ext.x_advance)
+            cairo_text_extents(cr, text, &ext)
+        }
+        var fe = cairo_font_extents_t()
+        cairo_font_extents(cr, &fe)
+        let x = rect.midX - ext.x_advance / 2 - ext.x_bearing * 0
+        let y = rect.midY + (fe.ascent - fe.descent) / 2
+        cairo_move_to(cr, x, y)
+        cairo_show_text(cr, text)
+        cairo_new_path(cr)
+    }
+
+    /// Renders one frame of `scene` (no touches drawn unless `showTouches`) into a PNG file.
+    public static func renderPNG(_ scene: DemoScene, to path: String, showTouches: Bool = false) throws(RenderError) {
+        try writePNG(size: scene.layout.size, to: path) { cr in
+            draw(scene, into: cr, overlay: [], showTouches: showTouches)
+        }
+    }
+
+    /// Creates an ARGB image surface of `size` (at least 1×1 pixel), lets `body` draw into it
+    /// and writes it to `path` as PNG.
+    public static func writePNG(size: Size, to path: String, _ body: (OpaquePointer) -> Void) throws(RenderError) {
+        let w = Int32(max(1, min(16384, size.width.isFinite ? size.width.rounded(.up) : 1)))
+        let h = Int32(max(1, min(16384, size.height.isFinite ? size.height.rounded(.up) : 1)))
+        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h) else {
+            throw RenderError(message: "cannot create a \(w)x\(h) image")
+        }
+        defer { cairo_surface_destroy(surface) }
+        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let cr = cairo_create(surface) else {
+            throw RenderError(message: "cannot create a \(w)x\(h) image")
+        }
+        body(cr)
+        cairo_destroy(cr)
+        cairo_surface_flush(surface)
+        let status = cairo_surface_write_to_png(surface, path)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            throw RenderError(
+                message: "\(path): cannot write the PNG (\(String(cString: cairo_status_to_string(status))))")
+        }
+    }
+}
+
+/// Rendering failed (a runtime failure: exit status 1). `message` is one line.
+public struct RenderError: Error, CustomStringConvertible, Sendable {
+    public let message: String
+    public init(message: String) { self.message = message }
+    public var description: String { message }
+}

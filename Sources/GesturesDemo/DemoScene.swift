@@ -1,0 +1,477 @@
+import GestureKit
+import GestureTrace
+import GestureX11
+
+/// The tutorial screen, without a window: views, recognizers and the controller of the iOS
+/// "Gestures" app (DESIGN.md §5). The X11 shell drives it through ``ShellScene``; `gestures
+/// replay` drives it from a trace. UIKit counterpart: the tutorial's `ViewController` with its
+/// storyboard (a label, four coloured views, an image view) and its `foundTap`, `foundSwipe`,
+/// `foundPinch`, `foundRotation` actions and `motionEnded` shake handler.
+///
+/// Views: ``root`` (the window) holds, back to front, ``imageView``, ``labelView`` (not
+/// interactive) and the four regions ``tapView``, ``swipeView``, ``pinchView``, ``rotateView``.
+/// The image sits behind the regions (deviation from a storyboard that adds it last): an image
+/// pinched large or dragged over a region never takes that region's touches; the renderer draws
+/// the regions translucent so the picture shows through.
+///
+/// Recognizers, by their log names:
+///
+/// | name | kind | on | does |
+/// |---|---|---|---|
+/// | `tap` | tap | tap region | "Tapped" |
+/// | `swipeRight`, `swipeLeft`, `swipeUp`, `swipeDown` | swipe (one direction each) | swipe region | "Swiped right" … |
+/// | `pinch` | pinch | pinch region | "Pinched, Scale: …, Velocity: …"; scales the image about its centre |
+/// | `rotation` | rotation | rotate region | "Rotated, Radians: …, Velocity: …"; rotates the image about its centre |
+/// | `shake` | shake | root | "Shaking things up!"; the image goes back to its original frame |
+/// | `imagePan` | pan | image | "Panned, X: …, Y: …"; moves the image with the fingers |
+/// | `imagePinch` | pinch | image | as `pinch`, about the fingers |
+/// | `imageRotation` | rotation | image | as `rotation`, about the fingers |
+/// | `imageLongPress` | long press | image | "Long pressed" |
+/// | `edgePan` | screen-edge pan (left) | root | "Edge panned, X: …, Y: …" |
+///
+/// `imagePan`, `imagePinch` and `imageRotation` recognize simultaneously (the scene is their
+/// delegate); every other pair is exclusive. The root's `edgePan` receives every touch (UIKit
+/// delivers touches to the ancestors' recognizers too), so it logs a `failed` for touches that
+/// do not start at the left edge.
+///
+/// Transforms accumulate (the default): a region pinch or rotation caches the image's transform
+/// when it begins and applies the gesture's absolute scale or rotation to that cache, so a second
+/// pinch starts from the first one's result and the label shows the gesture's own value. The
+/// image's own gestures move it as a similarity about the fingers: each frame, the pan's change of
+/// translation, then the pinch's change of scale and the rotation's change of angle about the
+/// fingers' centroid, so the point of the picture under each finger stays under it. With
+/// `classic` the region gestures follow the book's listing instead: a pinch sets the frame to the
+/// original rect × scale (about the original rect's centre) and resets the rotation; a rotation
+/// sets the transform to the absolute angle.
+///
+/// Performance: the label is kept as a ``Feedback`` (kind and numbers) and formatted only when
+/// drawn or logged; with no log attached, a move event allocates nothing here.
+@MainActor
+public final class DemoScene: ShellScene, GestureRecognizerDelegate {
+    // MARK: Views
+
+    public let root: View
+    public let labelView: View
+    public let tapView: View
+    public let swipeView: View
+    public let pinchView: View
+    public let rotateView: View
+    public let imageView: View
+    public let dispatcher: TouchDispatcher
+
+    // MARK: Recognizers
+
+    public let tap = TapGestureRecognizer(name: "tap")
+    /// Right, left, up, down.
+    public let swipes: [SwipeGestureRecognizer]
+    public let pinch = PinchGestureRecognizer(name: "pinch")
+    public let rotation = RotationGestureRecognizer(name: "rotation")
+    public let shake = ShakeGestureRecognizer(name: "shake")
+    public let imagePan = PanGestureRecognizer(name: "imagePan")
+    public let imagePinch = PinchGestureRecognizer(name: "imagePinch")
+    public let imageRotation = RotationGestureRecognizer(name: "imageRotation")
+    public let imageLongPress = LongPressGestureRecognizer(name: "imageLongPress")
+    public let edgePan = ScreenEdgePanGestureRecognizer(name: "edgePan")
+
+    // MARK: State
+
+    /// The current layout (the window size and the image's original rect).
+    public private(set) var layout: DemoLayout
+    /// The feedback label's content.
+    public private(set) var feedback: Feedback = .initial
+    /// The feedback label's text (formatted now).
+    public var label: String { feedback.text }
+    /// The book's listing instead of accumulating transforms (`--classic`).
+    public let classic: Bool
+    /// The picture, when one was loaded; the layout uses its aspect ratio.
+    public let image: DemoImage?
+    /// The picture's size in pixels (``DemoLayout/defaultImageSize`` without a picture).
+    public let imageSize: Size
+    public private(set) var needsDisplay = true
+
+    /// Receives the event log (DESIGN.md §4.2), one line at a time without a newline: the layout
+    /// line when set and after every resize, then every gesture transition with the label.
+    public var onLogLine: ((String) -> Void)? {
+        didSet {
+            if onLogLine != nil {
+                dispatcher.onTransition = { [unowned self] t in
+                    self.onLogLine?(EventLog.line(for: t, label: self.feedback.text))
+                }
+                onLogLine?(layout.line)
+            } else {
+                dispatcher.onTransition = nil
+            }
+        }
+    }
+
+    // Region gestures: the image transform when they began.
+    private var pinchBase = AffineTransform.identity
+    private var rotationBase = AffineTransform.identity
+    // Image gestures: the values already applied and the latest ones, applied after each event.
+    private var panApplied = Vector.zero
+    private var panTarget = Vector.zero
+    private var scaleApplied = 1.0
+    private var scaleTarget = 1.0
+    private var angleApplied = 0.0
+    private var angleTarget = 0.0
+    private var pivot = Point.zero
+    private var imageGestureDirty = false
+
+    /// Keyboard steps: `+`/`-` scale by this factor, `[`/`]` rotate by this angle (15°).
+    public static let keyScaleStep = 1.1
+    public static let keyRotationStep = Double.pi / 12
+
+    /// A scene for a window of `size`. `image` is the picture (nil draws a placeholder and lays
+    /// out for ``DemoLayout/defaultImageSize``).
+    public init(size: Size = Trace.defaultViewport, image: DemoImage? = nil, classic: Bool = false) {
+        self.image = image
+        self.imageSize = image?.size ?? DemoLayout.defaultImageSize
+        self.classic = classic
+        let layout = DemoLayout(size: size, imageSize: imageSize)
+        self.layout = layout
+        root = View(frame: Rect(origin: .zero, size: layout.size), name: "root")
+        labelView = View(frame: layout.label, name: "label")
+        labelView.isUserInteractionEnabled = false
+        tapView = View(frame: layout.tap, name: "tap")
+        swipeView = View(frame: layout.swipe, name: "swipe")
+        pinchView = View(frame: layout.pinch, name: "pinch")
+        rotateView = View(frame: layout.rotate, name: "rotate")
+        imageView = View(frame: layout.image, name: "image")
+        // The image goes behind the regions: grown or moved over them, it never blocks them.
+        for v in [imageView, labelView, tapView, swipeView, pinchView, rotateView] { root.addSubview(v) }
+        dispatcher = TouchDispatcher(root: root)
+        var swipes: [SwipeGestureRecognizer] = []
+        for (name, direction) in [
+            ("swipeRight", SwipeDirection.right), ("swipeLeft", .left), ("swipeUp", .up), ("swipeDown", .down),
+        ] {
+            let s = SwipeGestureRecognizer(name: name)
+            s.direction = direction
+            swipes.append(s)
+        }
+        self.swipes = swipes
+        edgePan.edges = .left
+        wire()
+    }
+
+    private func wire() {
+        tapView.addGestureRecognizer(tap)
+        tap.addAction { [unowned self] _ in self.foundTap() }
+        for s in swipes {
+            swipeView.addGestureRecognizer(s)
+            s.addAction { [unowned self] r in self.foundSwipe(r) }
+        }
+        pinchView.addGestureRecognizer(pinch)
+        pinch.addAction { [unowned self] _ in self.foundPinch() }
+        rotateView.addGestureRecognizer(rotation)
+        rotation.addAction { [unowned self] _ in self.foundRotation() }
+        root.addGestureRecognizer(shake)
+        shake.addAction { [unowned self] _ in self.foundShake() }
+        for r in [imagePan, imagePinch, imageRotation] as [GestureRecognizer] {
+            imageView.addGestureRecognizer(r)
+            r.delegate = self
+        }
+        imagePan.addAction { [unowned self] _ in self.imagePanned() }
+        imagePinch.addAction { [unowned self] _ in self.imagePinched() }
+        imageRotation.addAction { [unowned self] _ in self.imageRotated() }
+        imageView.addGestureRecognizer(imageLongPress)
+        imageLongPress.addAction { [unowned self] _ in self.imageLongPressed() }
+        root.addGestureRecognizer(edgePan)
+        edgePan.addAction { [unowned self] _ in self.edgePanned() }
+    }
+
+    /// The recognizers, in the order of the table above.
+    public var recognizers: [GestureRecognizer] {
+        [tap] + swipes + [pinch, rotation, shake, imagePan, imagePinch, imageRotation, imageLongPress, edgePan]
+    }
+
+    // MARK: GestureRecognizerDelegate
+
+    /// The image's pan, pinch and rotation run together (UIKit:
+    /// `gestureRecognizer(_:shouldRecognizeSimultaneouslyWith:)` returning true for them).
+    public func gestureRecognizer(
+        _ recognizer: GestureRecognizer, shouldRecognizeSimultaneouslyWith other: GestureRecognizer
+    ) -> Bool {
+        isImageManipulation(recognizer) && isImageManipulation(other)
+    }
+
+    private func isImageManipulation(_ r: GestureRecognizer) -> Bool {
+        r === imagePan || r === imagePinch || r === imageRotation
+    }
+
+    // MARK: Actions (the tutorial's controller)
+
+    private func foundTap() {
+        feedback = .tapped
+        needsDisplay = true
+    }
+
+    private func foundSwipe(_ r: GestureRecognizer) {
+        guard let s = r as? SwipeGestureRecognizer else { return }
+        feedback = .swiped(s.direction)
+        needsDisplay = true
+    }
+
+    private func foundPinch() {
+        let s = pinch.scale
+        feedback = .pinched(scale: s, velocity: pinch.velocity)
+        needsDisplay = true
+        guard pinch.state != .cancelled, s.isFinite, s > 0 else { return }
+        if classic {
+            let home = layout.image
+            imageView.transform = .identity
+            imageView.bounds.size = Size(width: home.width * s, height: home.height * s)
+            imageView.center = home.center
+        } else {
+            if pinch.state == .began { pinchBase = imageView.transform }
+            imageView.transform = pinchBase.scaledBy(x: s, y: s)
+        }
+    }
+
+    private func foundRotation() {
+        let r = rotation.rotation
+        feedback = .rotated(radians: r, velocity: rotation.velocity)
+        needsDisplay = true
+        guard rotation.state != .cancelled, r.isFinite else { return }
+        if classic {
+            imageView.transform = AffineTransform(rotationAngle: r)
+        } else {
+            if rotation.state == .began { rotationBase = imageView.transform }
+            imageView.transform = rotationBase.rotated(by: r)
+        }
+    }
+
+    private func foundShake() {
+        feedback = .shaking
+        resetImage()
+    }
+
+    private func imagePanned() {
+        let t = imagePan.translation(in: nil)
+        feedback = .panned(dx: t.dx, dy: t.dy)
+        needsDisplay = true
+        switch imagePan.state {
+        case .began:
+            panApplied = .zero
+            panTarget = t
+            imageGestureDirty = true
+        case .changed, .ended:
+            panTarget = t
+            imageGestureDirty = true
+        default: break
+        }
+    }
+
+    private func imagePinched() {
+        let s = imagePinch.scale
+        feedback = .pinched(scale: s, velocity: imagePinch.velocity)
+        needsDisplay = true
+        switch imagePinch.state {
+        case .began:
+            scaleApplied = 1
+            scaleTarget = s
+            pivot = imagePinch.location(in: nil)
+            imageGestureDirty = true
+        case .changed, .ended:
+            scaleTarget = s
+            pivot = imagePinch.location(in: nil)
+            imageGestureDirty = true
+        default: break
+        }
+    }
+
+    private func imageRotated() {
+        let r = imageRotation.rotation
+        feedback = .rotated(radians: r, velocity: imageRotation.velocity)
+        needsDisplay = true
+        switch imageRotation.state {
+        case .began:
+            angleApplied = 0
+            angleTarget = r
+            pivot = imageRotation.location(in: nil)
+            imageGestureDirty = true
+        case .changed, .ended:
+            angleTarget = r
+            pivot = imageRotation.location(in: nil)
+            imageGestureDirty = true
+        default: break
+        }
+    }
+
+    private func imageLongPressed() {
+        if imageLongPress.state == .began {
+            feedback = .longPressed
+            needsDisplay = true
+        }
+    }
+
+    private func edgePanned() {
+        let t = edgePan.translation(in: nil)
+        feedback = .edgePanned(dx: t.dx, dy: t.dy)
+        needsDisplay = true
+    }
+
+    /// Applies the image gestures' changes since the last event: translation first, then scale
+    /// and rotation about the fingers' centroid (where they are now), so that the picture stays
+    /// under the fingers.
+    private func applyImageGestures() {
+        guard imageGestureDirty else { return }
+        imageGestureDirty = false
+        var m = imageMatrix
+        let dt = panTarget - panApplied
+        panApplied = panTarget
+        if dt.dx.isFinite && dt.dy.isFinite {
+            m = m.concatenating(AffineTransform(translationX: dt.dx, y: dt.dy))
+        }
+        var factor = scaleApplied != 0 ? scaleTarget / scaleApplied : 1
+        scaleApplied = scaleTarget
+        if !factor.isFinite || factor <= 0 { factor = 1 }
+        var angle = angleTarget - angleApplied
+        angleApplied = angleTarget
+        if !angle.isFinite { angle = 0 }
+        if (factor != 1 || angle != 0) && pivot.isFinite {
+            let about = AffineTransform(translationX: -pivot.x, y: -pivot.y)
+                .concatenating(AffineTransform(scaleX: factor, y: factor))
+                .concatenating(AffineTransform(rotationAngle: angle))
+                .concatenating(AffineTransform(translationX: pivot.x, y: pivot.y))
+            m = m.concatenating(about)
+        }
+        imageMatrix = m
+    }
+
+    // MARK: The image model
+
+    /// Maps image-local points (0…w, 0…h of ``imageBounds``) to window points: the `matrix` of
+    /// the final line. Setting it moves the image view's centre and sets its transform to the
+    /// linear part.
+    public var imageMatrix: AffineTransform {
+        get { imageView.localToWindow }
+        set {
+            let b = imageView.bounds
+            imageView.center = Point(x: b.midX, y: b.midY).applying(newValue)
+            imageView.transform = AffineTransform(
+                a: newValue.a, b: newValue.b, c: newValue.c, d: newValue.d, tx: 0, ty: 0)
+            needsDisplay = true
+        }
+    }
+
+    /// The image view's bounds size: the `bounds` of the final line.
+    public var imageBounds: Size { imageView.bounds.size }
+
+    /// The image's scale relative to its original frame.
+    public var imageScale: Double {
+        let home = layout.image.width
+        return imageView.transform.scale * (home > 0 ? imageView.bounds.width / home : 1)
+    }
+
+    /// Puts the image back to its original frame (shake).
+    public func resetImage() {
+        imageView.transform = .identity
+        imageView.frame = layout.image
+        pinchBase = .identity
+        rotationBase = .identity
+        needsDisplay = true
+    }
+
+    /// The final line of a replay (DESIGN.md §4.2):
+    /// `{"type":"final","label":…,"image":{"matrix":[a,b,c,d,tx,ty],"bounds":[w,h]}}`.
+    public func finalLine() -> String {
+        var img = JSONLine()
+        img.add("matrix", imageMatrix.components)
+        img.add("bounds", [imageBounds.width, imageBounds.height])
+        var l = JSONLine()
+        l.add("type", "final")
+        l.add("label", label)
+        l.add("image", img)
+        return l.text
+    }
+
+    // MARK: ShellScene
+
+    /// Lays the screen out for the new size. The image keeps its transform; its centre keeps its
+    /// place in proportion to the window and its size follows the new original rect.
+    public func resize(to size: Size, at time: Double) {
+        dispatcher.advance(to: time)
+        let old = layout
+        let new = DemoLayout(size: size, imageSize: imageSize)
+        guard new != old else { return }
+        layout = new
+        root.frame = Rect(origin: .zero, size: new.size)
+        labelView.frame = new.label
+        tapView.frame = new.tap
+        swipeView.frame = new.swipe
+        pinchView.frame = new.pinch
+        rotateView.frame = new.rotate
+        let k = old.image.width > 0 ? new.image.width / old.image.width : 1
+        let c = imageView.center
+        let b = imageView.bounds.size
+        if old.size.width > 0 && old.size.height > 0 && k.isFinite && k > 0 {
+            imageView.center = Point(
+                x: c.x * new.size.width / old.size.width, y: c.y * new.size.height / old.size.height)
+            imageView.bounds.size = Size(width: b.width * k, height: b.height * k)
+        } else {
+            imageView.frame = new.image
+        }
+        needsDisplay = true
+        onLogLine?(new.line)
+    }
+
+    public func handle(_ event: InputEvent) {
+        dispatcher.handle(event)
+        applyImageGestures()
+    }
+
+    public func advance(to time: Double) {
+        dispatcher.advance(to: time)
+        applyImageGestures()
+    }
+
+    public var nextDeadline: Double? { dispatcher.nextDeadline }
+
+    /// Keyboard alternatives (WCAG 2.5.1): scale by ``keyScaleStep``, rotate by
+    /// ``keyRotationStep`` about the image's centre, move by the command's offset; shake goes
+    /// through the shake recognizer (and is logged).
+    public func perform(_ command: KeyCommand, at time: Double) {
+        switch command {
+        case .scaleUp, .scaleDown:
+            dispatcher.advance(to: time)
+            let f = command == .scaleUp ? Self.keyScaleStep : 1 / Self.keyScaleStep
+            imageView.transform = imageView.transform.scaledBy(x: f, y: f)
+            feedback = .keyScaled(scale: imageScale)
+        case .rotateClockwise, .rotateCounterClockwise:
+            dispatcher.advance(to: time)
+            let a = command == .rotateClockwise ? Self.keyRotationStep : -Self.keyRotationStep
+            imageView.transform = imageView.transform.rotated(by: a)
+            feedback = .keyRotated(radians: imageView.transform.rotationAngle)
+        case .move(let dx, let dy):
+            dispatcher.advance(to: time)
+            imageView.center = imageView.center + Vector(dx: dx, dy: dy)
+            let off = imageView.center - layout.image.center
+            feedback = .keyMoved(dx: off.dx, dy: off.dy)
+        case .shake:
+            dispatcher.handle(.shake(timestamp: time))
+        }
+        applyImageGestures()
+        needsDisplay = true
+    }
+
+    /// Kiosk mode: the image back to its original frame and the label back to "Do something!".
+    public func resetAfterIdle(at time: Double) {
+        dispatcher.advance(to: time)
+        resetImage()
+        feedback = .initial
+    }
+
+    /// The centre of the bounds of the view under `point`, window points.
+    public func mirrorCenter(for point: Point) -> Point {
+        let v = root.hitTest(point) ?? root
+        return v.convert(Point(x: v.bounds.midX, y: v.bounds.midY), to: nil)
+    }
+
+    public func draw(into cairo: OpaquePointer, overlay: [Point], showTouches: Bool) {
+        DemoRenderer.draw(self, into: cairo, overlay: overlay, showTouches: showTouches)
+        needsDisplay = false
+    }
+
+    /// The touches down now, window points (drawn with `showTouches`).
+    public var touchLocations: [Point] { dispatcher.activeTouches.map(\.locationInWindow) }
+}

@@ -1,0 +1,57 @@
+import ArgumentParser
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The `gestures` executable (DESIGN.md §4.4): `run` (the default: the demo window on X11),
+/// `replay` (headless) and `layout`.
+///
+/// Exit status: 0 success; 1 a runtime failure; 2 bad usage or bad input, with one line on
+/// stderr (`gestures: t.jsonl:3: expected …`) and nothing on stdout. Argument-parser usage errors
+/// are folded into that one line (swift-argument-parser itself would print the usage and exit 64).
+@main
+struct Gestures: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gestures",
+        abstract: "UIKit-style multitouch gestures on Linux: the Gestures demo app, and headless replays.",
+        discussion: """
+            Without a subcommand, `gestures` runs the demo window (`gestures run`).
+            Exit status: 0 success, 1 runtime failure, 2 bad usage or bad input.
+            """,
+        subcommands: [RunCommand.self, ReplayCommand.self, LayoutCommand.self],
+        defaultSubcommand: RunCommand.self)
+
+    static func main() {
+        var command: any ParsableCommand
+        do {
+            command = try parseAsRoot()
+        } catch {
+            if exitCode(for: error) == .success { exit(withError: error) }  // --help, --version
+            let message = Gestures.message(for: error)
+                .split(whereSeparator: \.isNewline)
+                .map { $0.trimmingCharacters(in: " ") }
+                .filter { !$0.isEmpty }
+                .joined(separator: " ")
+            failAndExit(CommandFailure.usage(message + " (see gestures --help)"))
+        }
+        do {
+            try command.run()
+        } catch let failure as CommandFailure {
+            failAndExit(failure)
+        } catch let code as ExitCode {
+            Glibc.exit(code.rawValue)
+        } catch {
+            failAndExit(CommandFailure.runtime(String(describing: error)))
+        }
+    }
+}
+
+extension Substring {
+    fileprivate func trimmingCharacters(in set: Character) -> Substring {
+        var s = self
+        while s.first == set { s = s.dropFirst() }
+        while s.last == set { s = s.dropLast() }
+        return s
+    }
+}

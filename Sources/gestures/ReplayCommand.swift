@@ -1,0 +1,96 @@
+import ArgumentParser
+import GestureKit
+import GestureTrace
+import GesturesDemo
+
+/// `gestures replay TRACE`: plays a trace through the demo scene (or a recognizer playground)
+/// without any window — it never opens an X connection — and prints the event log.
+struct ReplayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "Replay a trace headless (no X) and print the event log.",
+        discussion: """
+            Prints the event log as JSON Lines, one line per recognizer transition, flushed as it \
+            happens: the demo scene's layout line first and its final line last. Everything is \
+            checked before anything is replayed: a bad trace, spec or option prints one line on \
+            stderr and exits with status 2.
+            """)
+
+    @Argument(help: "A JSON Lines trace or an evemu recording (optionally gzipped).")
+    var trace: String
+
+    @Option(help: "The viewport, WIDTHxHEIGHT in points (default: the trace's viewport line, else 1024x768).")
+    var size: String?
+
+    @Option(help: "A recognizer playground spec (JSON) to replay instead of the demo scene.")
+    var recognizers: String?
+
+    @Option(help: "The evemu device description, for a recording without its header.")
+    var device: String?
+
+    @Option(help: "Render the final frame with Cairo to this PNG file.")
+    var png: String?
+
+    @Option(help: "The picture of the demo scene (default: the bundled flower.png).")
+    var image: String?
+
+    @Flag(help: "The book's listing: a pinch sets the frame from the original rect and resets the rotation.")
+    var classic = false
+
+    func run() throws {
+        // Validate everything before replaying anything.
+        let size = try parseSizeOption(size)
+        var spec: PlaygroundSpec?
+        if let recognizers {
+            do {
+                spec = try PlaygroundSpec.load(path: recognizers)
+            } catch {
+                throw CommandFailure.usage(error.description)
+            }
+        }
+        let loaded: Trace
+        do {
+            loaded = try TraceReader.read(path: trace, size: size, device: device)
+        } catch {
+            throw CommandFailure.usage(error.description)
+        }
+        let picture = try loadPicture(explicit: image, needed: spec == nil)
+        let pngPath = png
+        let classic = classic
+        // (A closure with typed throws here crashes the 6.3 compiler: return the failure instead.)
+        let failure: CommandFailure? = MainActor.assumeIsolated {
+            let scene: any ReplayScene
+            if let spec {
+                scene = PlaygroundScene(spec: spec, size: loaded.viewport)
+            } else {
+                scene = DemoScene(size: loaded.viewport, image: picture, classic: classic)
+            }
+            scene.onLogLine = { writeLine($0) }
+            replay(loaded.events, through: scene)
+            if let pngPath {
+                do {
+                    try scene.renderPNG(to: pngPath)
+                } catch {
+                    return CommandFailure.runtime(String(describing: error))
+                }
+            }
+            return nil
+        }
+        if let failure { throw failure }
+    }
+}
+
+/// The demo's picture: `explicit` (an error if it cannot be loaded: bad input), else the bundled
+/// flower when it can be found and loaded, else nil (a placeholder is drawn).
+func loadPicture(explicit: String?, needed: Bool) throws(CommandFailure) -> DemoImage? {
+    guard needed else { return nil }
+    if let explicit {
+        do {
+            return try DemoImage(path: explicit)
+        } catch {
+            throw CommandFailure.usage(error.description)
+        }
+    }
+    guard let path = ResourceLocator.path(of: "flower.png") else { return nil }
+    return try? DemoImage(path: path)
+}
