@@ -1,0 +1,538 @@
+import GestureKit
+
+/// Linux input event codes the evemu reader understands (linux/input-event-codes.h).
+enum EvdevCode {
+    static let evSyn: UInt16 = 0x00
+    static let evKey: UInt16 = 0x01
+    static let evAbs: UInt16 = 0x03
+    static let synReport: UInt16 = 0x00
+    static let synMTReport: UInt16 = 0x02
+    static let synDropped: UInt16 = 0x03
+    static let btnTouch: UInt16 = 0x14a
+    static let absX: UInt16 = 0x00
+    static let absY: UInt16 = 0x01
+    static let absMTSlot: UInt16 = 0x2f
+    static let absMTTouchMajor: UInt16 = 0x30
+    static let absMTPositionX: UInt16 = 0x35
+    static let absMTPositionY: UInt16 = 0x36
+    static let absMTTrackingID: UInt16 = 0x39
+}
+
+/// One `E:` line.
+struct EvdevEvent {
+    var line: Int
+    /// Nanoseconds since the epoch of the recording (absolute; made relative later).
+    var time: Int64
+    var type: UInt16
+    var code: UInt16
+    var value: Int32
+}
+
+/// The range of one absolute axis from an `A:` line.
+struct AxisRange: Equatable {
+    var min: Int
+    var max: Int
+}
+
+/// The `evemu-record` text format: a device header (`N:` name, `I:` ids, `P:` properties,
+/// `B:` bits, `A:` absolute axes, `L:` LEDs, `S:` switches), `#` comments, and events
+/// `E: <sec>.<usec> <type> <code> <value>` (hex type and code, decimal value, an optional
+/// trailing `# comment`).
+///
+/// Touches are reconstructed per kernel multitouch protocol:
+/// - **Protocol B** (slots): `ABS_MT_SLOT` selects a slot (0 at first), `ABS_MT_TRACKING_ID` ≥ 0
+///   starts a touch in it and −1 lifts it, positions persist per slot. A touch that starts and
+///   lifts within one `SYN_REPORT` frame is never seen and is dropped. A touch in a slot whose
+///   position was never reported (the kernel only sends changed values, and the recording may
+///   start after the last change) begins once both coordinates are known; if they never are
+///   (`Wacom_Intuos5_touch_M_Finger_double-tap.events`, second finger) it is dropped rather than
+///   invented at the device's origin.
+/// - **Protocol A** (any `SYN_MT_REPORT` in the recording): every frame lists every contact; a
+///   contact missing from the next frame has lifted. Contacts with `ABS_MT_TRACKING_ID` are
+///   matched by it; the others are matched to the nearest unmatched contact of the previous
+///   frame (closest pairs first). A contact without a position, or with `ABS_MT_TOUCH_MAJOR` 0
+///   (Apple bcm5974 reports lifting fingers so), is not touching.
+/// - **Single touch** (no multitouch axes): `ABS_X`/`ABS_Y` with `BTN_TOUCH` as one finger.
+///
+/// Each `SYN_REPORT` closes a frame: one ``TouchFrame`` at that event's time, counted from the
+/// recording's first event, holding the ended touches first, then the began and moved ones
+/// (ascending slot order for protocol B, contact order for protocol A). Frames without a change
+/// are skipped. Each new finger gets a fresh id, increasing from 1. Positions are scaled per axis
+/// from the device range (`A: 35`/`A: 36`, else `A: 00`/`A: 01`) to the viewport,
+/// `x = (v − min) / (max − min) · width`, and clamped into the viewport (a touch exactly on the
+/// far edge would otherwise miss every view: rectangles are half-open).
+struct EvemuParser {
+    let file: String
+    let deviceFile: String
+    let viewport: Size
+
+    static let headerPrefixes: Set<String> = ["N", "I", "P", "B", "A", "L", "S"]
+
+    /// True when the text looks like an evemu recording (its first meaningful line).
+    static func looksLikeEvemu(_ firstLine: Substring) -> Bool {
+        if firstLine.hasPrefix("#") { return true }
+        guard firstLine.count >= 2, firstLine.dropFirst().first == ":" else { return false }
+        let p = String(firstLine.prefix(1))
+        return p == "E" || headerPrefixes.contains(p)
+    }
+
+    /// The parsed lines of one evemu text (a recording or a device description).
+    struct Parsed {
+        var ranges: [UInt16: AxisRange] = [:]
+        var events: [EvdevEvent] = []
+        var firstEventLine: Int?
+    }
+
+    /// Parses every line. A device description may be a whole recording: its events are checked
+    /// like any others and then ignored by the caller. Works on UTF-8 bytes: recordings run to
+    /// tens of thousands of lines.
+    static func parseLines(_ text: String, file: String) throws(TraceError) -> Parsed {
+        var parsed = Parsed()
+        let bytes = Array(text.utf8)
+        let count = bytes.count
+        var n = 0
+        var start = 0
+        while start <= count {
+            var end = start
+            while end < count && bytes[end] != 0x0A { end += 1 }
+            n += 1
+            var stop = end
+            if stop > start && bytes[stop - 1] == 0x0D { stop -= 1 }
+            defer { start = end + 1 }
+            var first = start
+            while first < stop && (bytes[first] == 0x20 || bytes[first] == 0x09) { first += 1 }
+            if first == stop || bytes[first] == UInt8(ascii: "#") { continue }
+            if stop - start >= 2 && bytes[start + 1] == UInt8(ascii: ":") {
+                switch bytes[start] {
+                case UInt8(ascii: "E"):
+                    parsed.events.append(try parseEvent(bytes[(start + 2)..<stop], line: n, file: file))
+                    if parsed.firstEventLine == nil { parsed.firstEventLine = n }
+                    continue
+                case UInt8(ascii: "A"):
+                    let rest = String(decoding: bytes[(start + 2)..<stop], as: UTF8.self)
+                    let (code, range) = try parseAxis(rest[...], line: n, file: file)
+                    parsed.ranges[code] = range
+                    continue
+                case UInt8(ascii: "N"), UInt8(ascii: "I"), UInt8(ascii: "P"), UInt8(ascii: "B"),
+                    UInt8(ascii: "L"), UInt8(ascii: "S"):
+                    continue
+                default:
+                    break
+                }
+            }
+            throw TraceError(
+                file: file, line: n,
+                message:
+                    "expected an evemu line (\"N:\", \"I:\", \"P:\", \"B:\", \"A:\", \"L:\", \"S:\", \"E:\" or \"#\")")
+        }
+        return parsed
+    }
+
+    /// Splits on blanks, stopping at a `#` comment.
+    static func fields(_ s: Substring) -> [Substring] {
+        var out: [Substring] = []
+        for f in s.split(whereSeparator: { $0 == " " || $0 == "\t" }) {
+            if f.hasPrefix("#") { break }
+            out.append(f)
+        }
+        return out
+    }
+
+    static func parseAxis(_ rest: Substring, line: Int, file: String) throws(TraceError) -> (UInt16, AxisRange) {
+        let f = fields(rest)
+        guard f.count >= 3, let code = UInt16(f[0], radix: 16), let lo = Int(f[1]), let hi = Int(f[2]),
+            f.dropFirst(3).allSatisfy({ Int($0) != nil })
+        else {
+            throw TraceError(
+                file: file, line: line,
+                message: "expected \"A: <code hex> <min> <max> <fuzz> <flat> [<resolution>]\"")
+        }
+        return (code, AxisRange(min: lo, max: hi))
+    }
+
+    /// The rest of an `E:` line: `<sec>.<usec> <type hex> <code hex> <value>`, then an optional
+    /// `# comment`.
+    static func parseEvent(_ b: ArraySlice<UInt8>, line: Int, file: String) throws(TraceError) -> EvdevEvent {
+        func fail(_ m: String) -> TraceError { TraceError(file: file, line: line, message: m) }
+        var tokens: [Range<Int>] = []
+        tokens.reserveCapacity(4)
+        var i = b.startIndex
+        while i < b.endIndex {
+            while i < b.endIndex && (b[i] == 0x20 || b[i] == 0x09) { i += 1 }
+            if i == b.endIndex || b[i] == UInt8(ascii: "#") { break }
+            let s = i
+            while i < b.endIndex && b[i] != 0x20 && b[i] != 0x09 { i += 1 }
+            tokens.append(s..<i)
+            if tokens.count > 4 { break }
+        }
+        guard tokens.count == 4 else {
+            throw fail("expected \"E: <seconds>.<microseconds> <type hex> <code hex> <value>\"")
+        }
+        func text(_ r: Range<Int>) -> String { String(decoding: b[r], as: UTF8.self) }
+        guard let time = parseTime(b[tokens[0]]) else {
+            throw fail("expected a time \"<seconds>.<microseconds>\", got \"\(text(tokens[0]))\"")
+        }
+        guard let type = parseHex(b[tokens[1]]) else {
+            throw fail("expected a hexadecimal event type, got \"\(text(tokens[1]))\"")
+        }
+        guard let code = parseHex(b[tokens[2]]) else {
+            throw fail("expected a hexadecimal event code, got \"\(text(tokens[2]))\"")
+        }
+        guard let value = parseDecimal(b[tokens[3]]) else {
+            throw fail("expected a decimal event value, got \"\(text(tokens[3]))\"")
+        }
+        return EvdevEvent(line: line, time: time, type: type, code: code, value: value)
+    }
+
+    static func parseHex(_ b: ArraySlice<UInt8>) -> UInt16? {
+        guard !b.isEmpty, b.count <= 8 else { return nil }
+        var v: UInt32 = 0
+        for c in b {
+            let d: UInt32
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): d = UInt32(c - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): d = UInt32(c - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): d = UInt32(c - UInt8(ascii: "A") + 10)
+            default: return nil
+            }
+            v = v * 16 + d
+        }
+        return v <= UInt32(UInt16.max) ? UInt16(v) : nil
+    }
+
+    static func parseDecimal(_ b: ArraySlice<UInt8>) -> Int32? {
+        var i = b.startIndex
+        var negative = false
+        if i < b.endIndex && (b[i] == UInt8(ascii: "-") || b[i] == UInt8(ascii: "+")) {
+            negative = b[i] == UInt8(ascii: "-")
+            i += 1
+        }
+        guard i < b.endIndex, b.endIndex - i <= 12 else { return nil }
+        var v: Int64 = 0
+        while i < b.endIndex {
+            let c = b[i]
+            guard c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9") else { return nil }
+            v = v * 10 + Int64(c - UInt8(ascii: "0"))
+            i += 1
+        }
+        if negative { v = -v }
+        return Int32(exactly: v)
+    }
+
+    /// `sec.frac` (up to 9 fractional digits) as nanoseconds.
+    static func parseTime(_ b: ArraySlice<UInt8>) -> Int64? {
+        var sec: Int64 = 0
+        var secDigits = 0
+        var i = b.startIndex
+        while i < b.endIndex, b[i] >= UInt8(ascii: "0"), b[i] <= UInt8(ascii: "9") {
+            sec = sec * 10 + Int64(b[i] - UInt8(ascii: "0"))
+            secDigits += 1
+            i += 1
+        }
+        guard secDigits > 0, secDigits <= 12 else { return nil }
+        var ns: Int64 = 0
+        if i < b.endIndex {
+            guard b[i] == UInt8(ascii: ".") else { return nil }
+            i += 1
+            var digits = 0
+            while i < b.endIndex, b[i] >= UInt8(ascii: "0"), b[i] <= UInt8(ascii: "9") {
+                ns = ns * 10 + Int64(b[i] - UInt8(ascii: "0"))
+                digits += 1
+                i += 1
+            }
+            guard i == b.endIndex, digits > 0, digits <= 9 else { return nil }
+            for _ in digits..<9 { ns *= 10 }
+        }
+        return sec * 1_000_000_000 + ns
+    }
+
+    // MARK: Touch reconstruction
+
+    enum Mode { case protocolA, protocolB, singleTouch }
+
+    func parse(text: String, deviceText: String?) throws(TraceError) -> [InputEvent] {
+        let recording = try Self.parseLines(text, file: file)
+        var ranges = recording.ranges
+        if let deviceText {
+            let device = try Self.parseLines(deviceText, file: deviceFile)
+            ranges.merge(device.ranges) { _, fromDevice in fromDevice }
+        }
+        let events = recording.events
+        guard let first = events.first else { return [] }
+
+        var mode = Mode.singleTouch
+        if events.contains(where: { $0.type == EvdevCode.evSyn && $0.code == EvdevCode.synMTReport }) {
+            mode = .protocolA
+        } else if ranges[EvdevCode.absMTPositionX] != nil
+            || events.contains(where: {
+                $0.type == EvdevCode.evAbs && (EvdevCode.absMTSlot...0x3d).contains($0.code)
+            })
+        {
+            mode = .protocolB
+        }
+        let xCode = mode == .singleTouch ? EvdevCode.absX : EvdevCode.absMTPositionX
+        let yCode = mode == .singleTouch ? EvdevCode.absY : EvdevCode.absMTPositionY
+        guard let xr = ranges[xCode] ?? ranges[EvdevCode.absX], let yr = ranges[yCode] ?? ranges[EvdevCode.absY]
+        else {
+            let line = first.line
+            throw TraceError(
+                file: file, line: line,
+                message:
+                    "no axis ranges for the touch positions (no \"A: 35\"/\"A: 36\" or \"A: 00\"/\"A: 01\" header lines); give the device description with --device"
+            )
+        }
+        for (code, r) in [(xCode, xr), (yCode, yr)] where r.max <= r.min {
+            throw TraceError(
+                file: file, line: first.line,
+                message: "axis \(String(code, radix: 16)) has an empty range (min \(r.min), max \(r.max))")
+        }
+        var builder = FrameBuilder(start: first.time, scaler: Scaler(x: xr, y: yr, viewport: viewport))
+        switch mode {
+        case .protocolB: builder.protocolB(events)
+        case .protocolA: builder.protocolA(events)
+        case .singleTouch: builder.singleTouch(events)
+        }
+        return builder.output
+    }
+}
+
+/// Device units → viewport points.
+struct Scaler {
+    var x: AxisRange
+    var y: AxisRange
+    var viewport: Size
+
+    func point(_ dx: Int32, _ dy: Int32) -> Point {
+        let px = Double(Int(dx) - x.min) / Double(x.max - x.min) * viewport.width
+        let py = Double(Int(dy) - y.min) / Double(y.max - y.min) * viewport.height
+        return Point(x: clamp(px, viewport.width), y: clamp(py, viewport.height))
+    }
+
+    private func clamp(_ v: Double, _ limit: Double) -> Double {
+        Swift.min(Swift.max(v, 0), limit.nextDown)
+    }
+}
+
+/// Turns evdev events into touch frames.
+struct FrameBuilder {
+    let start: Int64
+    let scaler: Scaler
+    var output: [InputEvent] = []
+    private var nextID = 1
+
+    init(start: Int64, scaler: Scaler) {
+        self.start = start
+        self.scaler = scaler
+    }
+
+    private func seconds(_ t: Int64) -> Double { Double(t - start) / 1e9 }
+
+    private mutating func emit(_ t: Int64, _ changes: [TouchChange]) {
+        if !changes.isEmpty { output.append(.touches(TouchFrame(timestamp: seconds(t), changes: changes))) }
+    }
+
+    private mutating func freshID() -> Int {
+        defer { nextID += 1 }
+        return nextID
+    }
+
+    // MARK: Protocol B
+
+    private struct Slot {
+        /// Nil until reported: a recording may start after the device last sent a slot's value.
+        var x: Int32?
+        var y: Int32?
+        var trackingID: Int32 = -1
+        /// The touch in the slot: our id once its `began` was emitted.
+        var active = false
+        var touchID: Int?
+        var emitted: Point?
+    }
+
+    mutating func protocolB(_ events: [EvdevEvent]) {
+        var slots: [Int32: Slot] = [:]
+        var current: Int32 = 0
+        var ended: [TouchChange] = []
+        for e in events {
+            switch (e.type, e.code) {
+            case (EvdevCode.evAbs, EvdevCode.absMTSlot):
+                current = e.value
+            case (EvdevCode.evAbs, EvdevCode.absMTTrackingID):
+                var s = slots[current] ?? Slot()
+                if e.value < 0 || (s.active && s.trackingID != e.value) {
+                    // Lift (or a new tracking id replacing the old one without a −1).
+                    if s.active, let id = s.touchID, let x = s.x, let y = s.y {
+                        ended.append(TouchChange(id: id, phase: .ended, location: scaler.point(x, y)))
+                    }
+                    s.active = false
+                    s.touchID = nil
+                    s.emitted = nil
+                }
+                if e.value >= 0 && !s.active {
+                    s.active = true
+                }
+                s.trackingID = e.value
+                slots[current] = s
+            case (EvdevCode.evAbs, EvdevCode.absMTPositionX):
+                slots[current, default: Slot()].x = e.value
+            case (EvdevCode.evAbs, EvdevCode.absMTPositionY):
+                slots[current, default: Slot()].y = e.value
+            case (EvdevCode.evSyn, EvdevCode.synReport):
+                var changes = ended
+                ended.removeAll()
+                for key in slots.keys.sorted() {
+                    var s = slots[key]!
+                    guard s.active, let x = s.x, let y = s.y else { continue }
+                    let p = scaler.point(x, y)
+                    if let id = s.touchID {
+                        if s.emitted != p {
+                            changes.append(TouchChange(id: id, phase: .moved, location: p))
+                        }
+                    } else {
+                        let id = freshID()
+                        s.touchID = id
+                        changes.append(TouchChange(id: id, phase: .began, location: p))
+                    }
+                    s.emitted = p
+                    slots[key] = s
+                }
+                emit(e.time, changes)
+            default:
+                break
+            }
+        }
+    }
+
+    // MARK: Protocol A
+
+    private struct Contact {
+        var x: Int32?
+        var y: Int32?
+        var trackingID: Int32?
+        var major: Int32?
+        var isTouching: Bool { x != nil && y != nil && major != 0 }
+    }
+
+    private struct Known {
+        var id: Int
+        var trackingID: Int32?
+        var location: Point
+    }
+
+    mutating func protocolA(_ events: [EvdevEvent]) {
+        var previous: [Known] = []
+        var contacts: [Contact] = []
+        var contact = Contact()
+        var dirty = false
+        for e in events {
+            switch (e.type, e.code) {
+            case (EvdevCode.evAbs, EvdevCode.absMTPositionX):
+                contact.x = e.value
+                dirty = true
+            case (EvdevCode.evAbs, EvdevCode.absMTPositionY):
+                contact.y = e.value
+                dirty = true
+            case (EvdevCode.evAbs, EvdevCode.absMTTrackingID):
+                contact.trackingID = e.value
+                dirty = true
+            case (EvdevCode.evAbs, EvdevCode.absMTTouchMajor):
+                contact.major = e.value
+                dirty = true
+            case (EvdevCode.evSyn, EvdevCode.synMTReport):
+                if contact.isTouching { contacts.append(contact) }
+                contact = Contact()
+                dirty = false
+            case (EvdevCode.evSyn, EvdevCode.synReport):
+                if dirty && contact.isTouching { contacts.append(contact) }
+                contact = Contact()
+                dirty = false
+                previous = frameA(e.time, contacts, previous)
+                contacts.removeAll()
+            default:
+                break
+            }
+        }
+    }
+
+    /// Matches one protocol-A frame's contacts to the previous frame's touches and emits the frame.
+    private mutating func frameA(_ time: Int64, _ contacts: [Contact], _ previous: [Known]) -> [Known] {
+        let points = contacts.map { scaler.point($0.x!, $0.y!) }
+        var match = [Int?](repeating: nil, count: contacts.count)  // contact → previous index
+        var taken = [Bool](repeating: false, count: previous.count)
+        // 1. By tracking id.
+        for (ci, c) in contacts.enumerated() {
+            guard let tid = c.trackingID else { continue }
+            if let pi = previous.indices.first(where: { !taken[$0] && previous[$0].trackingID == tid }) {
+                match[ci] = pi
+                taken[pi] = true
+            }
+        }
+        // 2. The rest by distance, closest pairs first (contacts without a tracking id only).
+        var pairs: [(d: Double, c: Int, p: Int)] = []
+        for (ci, c) in contacts.enumerated() where c.trackingID == nil {
+            for (pi, p) in previous.enumerated() where !taken[pi] && p.trackingID == nil {
+                pairs.append((points[ci].distance(to: p.location), ci, pi))
+            }
+        }
+        pairs.sort { ($0.d, $0.c, $0.p) < ($1.d, $1.c, $1.p) }
+        for pair in pairs where match[pair.c] == nil && !taken[pair.p] {
+            match[pair.c] = pair.p
+            taken[pair.p] = true
+        }
+        var changes: [TouchChange] = []
+        for (pi, p) in previous.enumerated() where !taken[pi] {
+            changes.append(TouchChange(id: p.id, phase: .ended, location: p.location))
+        }
+        var next: [Known] = []
+        for (ci, c) in contacts.enumerated() {
+            let location = points[ci]
+            if let pi = match[ci] {
+                let p = previous[pi]
+                if p.location != location { changes.append(TouchChange(id: p.id, phase: .moved, location: location)) }
+                next.append(Known(id: p.id, trackingID: c.trackingID, location: location))
+            } else {
+                let id = freshID()
+                changes.append(TouchChange(id: id, phase: .began, location: location))
+                next.append(Known(id: id, trackingID: c.trackingID, location: location))
+            }
+        }
+        emit(time, changes)
+        return next
+    }
+
+    // MARK: Single touch
+
+    mutating func singleTouch(_ events: [EvdevEvent]) {
+        var x: Int32?
+        var y: Int32?
+        var touching = false
+        var down: (id: Int, location: Point)?
+        for e in events {
+            switch (e.type, e.code) {
+            case (EvdevCode.evAbs, EvdevCode.absX): x = e.value
+            case (EvdevCode.evAbs, EvdevCode.absY): y = e.value
+            case (EvdevCode.evKey, EvdevCode.btnTouch): touching = e.value != 0
+            case (EvdevCode.evSyn, EvdevCode.synReport):
+                guard let x, let y else { continue }
+                let p = scaler.point(x, y)
+                var changes: [TouchChange] = []
+                if let d = down {
+                    if !touching {
+                        changes.append(TouchChange(id: d.id, phase: .ended, location: p))
+                        down = nil
+                    } else if d.location != p {
+                        changes.append(TouchChange(id: d.id, phase: .moved, location: p))
+                        down = (d.id, p)
+                    }
+                } else if touching {
+                    let id = freshID()
+                    changes.append(TouchChange(id: id, phase: .began, location: p))
+                    down = (id, p)
+                }
+                emit(e.time, changes)
+            default:
+                break
+            }
+        }
+    }
+}

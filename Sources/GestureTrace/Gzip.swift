@@ -1,0 +1,61 @@
+import CZlib
+
+/// Gzip decompression with zlib (`inflateInit2` with `16 + MAX_WBITS`: gzip framing only).
+/// Concatenated gzip members are decompressed one after the other, as `gunzip` does.
+enum Gzip {
+    /// True when the data starts with the gzip magic bytes 1f 8b.
+    static func isGzip(_ bytes: [UInt8]) -> Bool {
+        bytes.count >= 2 && bytes[0] == 0x1f && bytes[1] == 0x8b
+    }
+
+    /// The decompressed bytes, or a message saying what is wrong with the data.
+    static func decompress(_ input: [UInt8]) -> Result<[UInt8], GzipError> {
+        if input.isEmpty { return .failure(GzipError(message: "empty gzip file")) }
+        var output: [UInt8] = []
+        output.reserveCapacity(input.count * 4)
+        var stream = z_stream()
+        // inflateInit2() is a C macro: call the function behind it.
+        var rc = inflateInit2_(&stream, 16 + MAX_WBITS, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
+        guard rc == Z_OK else { return .failure(GzipError(message: "zlib initialisation failed (\(rc))")) }
+        defer { inflateEnd(&stream) }
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        var failure: GzipError?
+        input.withUnsafeBufferPointer { inBuf in
+            let base = UnsafeMutablePointer(mutating: inBuf.baseAddress!)
+            stream.next_in = base
+            stream.avail_in = UInt32(inBuf.count)
+            while true {
+                rc = chunk.withUnsafeMutableBufferPointer { out in
+                    stream.next_out = out.baseAddress
+                    stream.avail_out = UInt32(out.count)
+                    return inflate(&stream, Z_NO_FLUSH)
+                }
+                let produced = chunk.count - Int(stream.avail_out)
+                output.append(contentsOf: chunk[0..<produced])
+                if rc == Z_STREAM_END {
+                    // Another gzip member may follow.
+                    if stream.avail_in == 0 { break }
+                    if inflateReset(&stream) != Z_OK {
+                        failure = GzipError(message: "zlib reset failed")
+                        break
+                    }
+                    continue
+                }
+                if rc == Z_OK { continue }
+                if rc == Z_BUF_ERROR && stream.avail_in == 0 {
+                    failure = GzipError(message: "truncated gzip data")
+                    break
+                }
+                let detail = stream.msg.map { String(cString: $0) } ?? "error \(rc)"
+                failure = GzipError(message: "invalid gzip data (\(detail))")
+                break
+            }
+        }
+        if let failure { return .failure(failure) }
+        return .success(output)
+    }
+}
+
+struct GzipError: Error {
+    var message: String
+}

@@ -1,0 +1,202 @@
+import GestureKit
+
+/// The JSON Lines trace format of DESIGN.md §4.1, read strictly.
+///
+/// Rules (each violation is a ``TraceError`` naming the line):
+/// - every non-blank line is one JSON object with a string `type` among `viewport down move up
+///   cancel shake pinch wait`, and no keys other than those of its type;
+/// - `t` is a finite number ≥ 0 that never decreases; `id` is an integer; `x`, `y` are finite
+///   numbers (required for down, move, up; optional, as a pair, for cancel);
+/// - a `down` needs its id not to be down, `move`/`up`/`cancel` need it down;
+/// - `viewport` only as the first line, with positive `width` and `height`;
+/// - `pinch` needs `phase` (`begin update end cancel`); begin and update need `x`, `y`;
+///   `scale` (absolute, > 0) is optional and defaults to 1 at begin and to the previous pinch
+///   event's scale otherwise; `angle` (a delta in degrees) is optional and defaults to 0. End and
+///   cancel need only `t` and `phase`; missing values repeat the previous pinch event's.
+///
+/// Touch lines sharing `t` (consecutive, in file order) form one ``TouchFrame``; shake, pinch and
+/// wait lines are events of their own and close the frame in progress.
+struct JSONLTraceParser {
+    let file: String
+    var events: [InputEvent] = []
+    var viewport: Size?
+    private var frame: TouchFrame?
+    private var lastTime: Double?
+    private var down: [Int: Point] = [:]
+    private var sawLine = false
+    private var pinchLocation = Point.zero
+    private var pinchScale = 1.0
+
+    init(file: String) { self.file = file }
+
+    static let types = ["viewport", "down", "move", "up", "cancel", "shake", "pinch", "wait"]
+    static let allowedKeys: [String: [String]] = [
+        "viewport": ["type", "width", "height"],
+        "down": ["type", "t", "id", "x", "y"],
+        "move": ["type", "t", "id", "x", "y"],
+        "up": ["type", "t", "id", "x", "y"],
+        "cancel": ["type", "t", "id", "x", "y"],
+        "shake": ["type", "t"],
+        "wait": ["type", "t"],
+        "pinch": ["type", "t", "phase", "x", "y", "scale", "angle"],
+    ]
+
+    mutating func parse(_ text: String) throws(TraceError) {
+        var lineNumber = 0
+        for raw in lines(of: text) {
+            lineNumber += 1
+            let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
+            if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
+            try parseLine(line, number: lineNumber)
+        }
+        closeFrame()
+    }
+
+    private func fail(_ line: Int, _ message: String) -> TraceError {
+        TraceError(file: file, line: line, message: message)
+    }
+
+    private mutating func closeFrame() {
+        if let f = frame { events.append(.touches(f)) }
+        frame = nil
+    }
+
+    private mutating func parseLine(_ line: Substring, number n: Int) throws(TraceError) {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(line)
+        } catch {
+            throw fail(n, "invalid JSON at column \(error.column): \(error.message)")
+        }
+        guard case .object(let members) = value else { throw fail(n, "expected a JSON object") }
+        let obj = Object(members: members, line: n, file: file)
+
+        guard let typeValue = obj["type"] else { throw fail(n, "missing \"type\"") }
+        guard case .string(let type) = typeValue else { throw fail(n, "expected \"type\" to be a string") }
+        guard let allowed = Self.allowedKeys[type] else {
+            throw fail(
+                n, "unknown type \(jsonQuote(type)) (expected viewport, down, move, up, cancel, shake, pinch or wait)")
+        }
+        let first = !sawLine
+        sawLine = true
+
+        if type == "viewport" {
+            guard first else { throw fail(n, "a viewport line is only allowed as the first line") }
+            let w = try obj.positive("width")
+            let h = try obj.positive("height")
+            try obj.checkKeys(allowed, type: type)
+            viewport = Size(width: w, height: h)
+            return
+        }
+
+        let t = try obj.number("t")
+        guard t >= 0 else { throw fail(n, "expected \"t\" to be >= 0") }
+        if let last = lastTime, t < last {
+            throw fail(n, "expected \"t\" >= \(formatNumber(last)) (times never decrease), got \(formatNumber(t))")
+        }
+
+        switch type {
+        case "down", "move", "up", "cancel":
+            let id = try obj.integer("id")
+            let location: Point
+            if type == "cancel" && obj["x"] == nil && obj["y"] == nil {
+                location = down[id] ?? .zero
+            } else {
+                location = Point(x: try obj.number("x"), y: try obj.number("y"))
+            }
+            try obj.checkKeys(allowed, type: type)
+            let phase: TouchPhase
+            switch type {
+            case "down":
+                guard down[id] == nil else { throw fail(n, "touch \(id) is already down") }
+                phase = .began
+                down[id] = location
+            case "move":
+                guard down[id] != nil else { throw fail(n, "touch \(id) is not down") }
+                phase = .moved
+                down[id] = location
+            case "up":
+                guard down[id] != nil else { throw fail(n, "touch \(id) is not down") }
+                phase = .ended
+                down[id] = nil
+            default:
+                guard down[id] != nil else { throw fail(n, "touch \(id) is not down") }
+                phase = .cancelled
+                down[id] = nil
+            }
+            let change = TouchChange(id: id, phase: phase, location: location)
+            if var f = frame, f.timestamp == t {
+                f.changes.append(change)
+                frame = f
+            } else {
+                closeFrame()
+                frame = TouchFrame(timestamp: t, changes: [change])
+            }
+        case "shake":
+            try obj.checkKeys(allowed, type: type)
+            closeFrame()
+            events.append(.shake(timestamp: t))
+        case "wait":
+            try obj.checkKeys(allowed, type: type)
+            closeFrame()
+            events.append(.wait(timestamp: t))
+        default:  // pinch
+            guard let phaseValue = obj["phase"] else { throw fail(n, "missing \"phase\"") }
+            guard case .string(let phaseName) = phaseValue, let phase = TouchpadPhase(rawValue: phaseName) else {
+                throw fail(n, "expected \"phase\" to be one of begin, update, end, cancel")
+            }
+            let needsLocation = phase == .begin || phase == .update
+            if needsLocation || obj["x"] != nil || obj["y"] != nil {
+                pinchLocation = Point(x: try obj.number("x"), y: try obj.number("y"))
+            }
+            if phase == .begin { pinchScale = 1 }
+            if obj["scale"] != nil { pinchScale = try obj.positive("scale") }
+            let angle = obj["angle"] != nil ? try obj.number("angle") : 0
+            try obj.checkKeys(allowed, type: type)
+            closeFrame()
+            events.append(
+                .touchpadPinch(
+                    TouchpadPinch(
+                        timestamp: t, phase: phase, location: pinchLocation, scale: pinchScale, angleDelta: angle)))
+        }
+        lastTime = t
+    }
+
+    /// A JSON object of one line, with typed field access that throws the line's errors.
+    private struct Object {
+        let members: [(key: String, value: JSONValue)]
+        let line: Int
+        let file: String
+
+        subscript(key: String) -> JSONValue? { members.first { $0.key == key }?.value }
+
+        func fail(_ message: String) -> TraceError { TraceError(file: file, line: line, message: message) }
+
+        func number(_ key: String) throws(TraceError) -> Double {
+            guard let v = self[key] else { throw fail("missing \(jsonQuote(key))") }
+            guard case .number(let d, _) = v else { throw fail("expected \(jsonQuote(key)) to be a number") }
+            guard d.isFinite else { throw fail("expected \(jsonQuote(key)) to be a finite number") }
+            return d
+        }
+
+        func positive(_ key: String) throws(TraceError) -> Double {
+            guard let v = self[key] else { throw fail("missing \(jsonQuote(key))") }
+            guard case .number(let d, _) = v, d.isFinite, d > 0 else {
+                throw fail("expected \(jsonQuote(key)) to be a positive number")
+            }
+            return d
+        }
+
+        func integer(_ key: String) throws(TraceError) -> Int {
+            guard let v = self[key] else { throw fail("missing \(jsonQuote(key))") }
+            guard case .number(_, let i?) = v else { throw fail("expected \(jsonQuote(key)) to be an integer") }
+            return i
+        }
+
+        func checkKeys(_ allowed: [String], type: String) throws(TraceError) {
+            for m in members where !allowed.contains(m.key) {
+                throw fail("unexpected key \(jsonQuote(m.key)) in a \(jsonQuote(type)) line")
+            }
+        }
+    }
+}

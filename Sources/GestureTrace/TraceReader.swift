@@ -1,0 +1,147 @@
+import Foundation
+import GestureKit
+
+/// Reads trace files into input events: the JSON Lines trace of DESIGN.md §4.1 and `evemu-record`
+/// recordings (multitouch protocol B and A, single-touch devices; optionally gzipped). UIKit has
+/// no counterpart: this is the replay side of the project.
+///
+/// Nothing is returned from a file with an error: the first bad line throws a ``TraceError``
+/// naming the file, the line and what was expected.
+public enum TraceReader {
+    /// Reads and parses a trace file.
+    ///
+    /// The format is detected from the first meaningful line (`{` → JSON Lines; `#` or an evemu
+    /// prefix such as `N:` or `E:` → evemu). A path ending in `.gz`, or data starting with the
+    /// gzip magic bytes, is decompressed first.
+    ///
+    /// - Parameters:
+    ///   - size: the `--size` option; it wins over the trace's viewport line. Without either the
+    ///     viewport is 1024×768. Evemu device units are scaled per axis to the viewport.
+    ///   - device: an evemu device description file (`--device`), for recordings whose header
+    ///     is not in the file; its `A:` ranges override the recording's. When neither is given
+    ///     and the recording has no `A:` lines, a sibling description is looked for: a `.desc` or
+    ///     `.device` file in the same folder whose name (without extension) starts the
+    ///     recording's name (`Foo.desc` for `Foo.2fg-tap.events`), the longest such name winning.
+    public static func read(path: String, size: Size?, device: String?) throws(TraceError) -> Trace {
+        let text = try readText(path)
+        var deviceText: String?
+        var deviceFile: String?
+        if let device {
+            deviceText = try readText(device)
+            deviceFile = device
+        } else if isEvemu(text), !hasAxisRanges(text), let sibling = siblingDescription(of: path) {
+            deviceText = try readText(sibling)
+            deviceFile = sibling
+        }
+        return try parse(text: text, file: path, size: size, deviceText: deviceText, deviceFile: deviceFile)
+    }
+
+    /// Parses trace text; `file` names it in errors. See ``read(path:size:device:)``.
+    /// `deviceFile` names the device description in its errors (default `"device"`).
+    public static func parse(
+        text: String, file: String, size: Size?, deviceText: String?, deviceFile: String? = nil
+    ) throws(TraceError) -> Trace {
+        if isEvemu(text) {
+            let viewport = size ?? Trace.defaultViewport
+            let parser = EvemuParser(file: file, deviceFile: deviceFile ?? "device", viewport: viewport)
+            let events = try parser.parse(text: text, deviceText: deviceText)
+            return Trace(viewport: viewport, events: events, viewportFromTrace: false)
+        }
+        if let (line, number) = firstMeaningfulLine(text), !line.hasPrefix("{"), !line.hasPrefix("[") {
+            throw TraceError(
+                file: file, line: number,
+                message: "expected a JSON object (a JSON Lines trace) or an evemu recording line")
+        }
+        var parser = JSONLTraceParser(file: file)
+        try parser.parse(text)
+        if let size {
+            return Trace(viewport: size, events: parser.events, viewportFromTrace: false)
+        }
+        if let v = parser.viewport {
+            return Trace(viewport: v, events: parser.events, viewportFromTrace: true)
+        }
+        return Trace(viewport: Trace.defaultViewport, events: parser.events, viewportFromTrace: false)
+    }
+
+    // MARK: Helpers
+
+    static func firstMeaningfulLine(_ text: String) -> (Substring, Int)? {
+        var n = 1
+        var lineStart = text.utf8.startIndex
+        var index = lineStart
+        var blank = true
+        let u = text.utf8
+        while index < u.endIndex {
+            let c = u[index]
+            if c == 0x0A {
+                if !blank { break }
+                n += 1
+                lineStart = u.index(after: index)
+            } else if c != 0x20 && c != 0x09 && c != 0x0D {
+                if blank {
+                    blank = false
+                    lineStart = index
+                }
+            }
+            index = u.index(after: index)
+        }
+        if blank { return nil }
+        var line = text[lineStart..<index]
+        while line.last == "\r" { line = line.dropLast() }
+        return (line, n)
+    }
+
+    static func isEvemu(_ text: String) -> Bool {
+        guard let (line, _) = firstMeaningfulLine(text) else { return false }
+        return EvemuParser.looksLikeEvemu(line)
+    }
+
+    static func hasAxisRanges(_ text: String) -> Bool {
+        var atLineStart = true
+        var sawA = false
+        for c in text.utf8 {
+            if sawA && c == UInt8(ascii: ":") { return true }
+            sawA = atLineStart && c == UInt8(ascii: "A")
+            atLineStart = c == 0x0A
+        }
+        return false
+    }
+
+    /// The bytes of a file, gunzipped when it is gzip, as text.
+    static func readText(_ path: String) throws(TraceError) -> String {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw TraceError(file: path, line: 0, message: "no such file")
+        }
+        guard !isDirectory.boolValue else { throw TraceError(file: path, line: 0, message: "is a directory") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw TraceError(file: path, line: 0, message: "cannot read the file")
+        }
+        var bytes = [UInt8](data)
+        if path.hasSuffix(".gz") || Gzip.isGzip(bytes) {
+            switch Gzip.decompress(bytes) {
+            case .success(let b): bytes = b
+            case .failure(let e): throw TraceError(file: path, line: 0, message: e.message)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// A `.desc`/`.device` file next to `path` whose base name starts the recording's file name.
+    static func siblingDescription(of path: String) -> String? {
+        let url = URL(fileURLWithPath: path)
+        let dir = url.deletingLastPathComponent()
+        var name = url.lastPathComponent
+        if name.hasSuffix(".gz") { name = String(name.dropLast(3)) }
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: dir.path) else { return nil }
+        var best: (base: String, entry: String)?
+        for entry in entries where entry.hasSuffix(".desc") || entry.hasSuffix(".device") {
+            let base = entry.hasSuffix(".desc") ? String(entry.dropLast(5)) : String(entry.dropLast(7))
+            guard !base.isEmpty, name.hasPrefix(base), name != entry else { continue }
+            if best.map({ base.count > $0.base.count }) ?? true { best = (base, entry) }
+        }
+        guard let best else { return nil }
+        let folder = (path as NSString).deletingLastPathComponent
+        return folder.isEmpty ? best.entry : folder + "/" + best.entry
+    }
+}
