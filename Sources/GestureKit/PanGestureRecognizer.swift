@@ -97,8 +97,10 @@ public class PanGestureRecognizer: GestureRecognizer {
         return v.applying(view.localToWindow.inverted())
     }
 
-    /// Re-bases when the number of counted touches changed, then records a sample.
-    func update() {
+    /// Re-bases when the number of counted touches changed, then records a sample (not at a
+    /// lift: a lift is no movement, and a sample there would both damp a real fling and give a
+    /// finger that had stopped a fling it does not have).
+    func update(record: Bool = true) {
         let (c, n) = countedCentroid()
         if base == nil {
             base = c
@@ -111,6 +113,7 @@ public class PanGestureRecognizer: GestureRecognizer {
             baseCount = n
         }
         if n > 0 { lastCentroid = c }
+        guard record else { return }
         let t = windowTranslation
         tracker.add(time: now, x: t.dx, y: t.dy)
     }
@@ -135,10 +138,13 @@ public class PanGestureRecognizer: GestureRecognizer {
     }
 
     public override func touchesEnded(_ touches: [Touch]) {
-        update()
+        update(record: false)
         let n = countedCentroid().1
         if state.isActive {
             if n < minimumNumberOfTouches { state = .ended } else { state = .changed }
+        } else if state == .possible && !isPending && numberOfDownTouches == 0 {
+            // Fail here, while the lifted touches still give the location.
+            state = .failed
         }
     }
 
