@@ -102,6 +102,18 @@ public final class ScreenEdgePanGestureRecognizer: PanGestureRecognizer {
         super.touchesEnded(touches)
     }
 
+    /// Later touches are ignored: a cancelled one does not cancel the gesture.
+    public override func touchesCancelled(_ touches: [Touch]) {
+        guard let first, touches.contains(where: { $0 === first }) else { return }
+        super.touchesCancelled(touches)
+    }
+
+    /// Only the first touch counts (while it is tracked, its ending frame included).
+    public override var numberOfTouches: Int {
+        guard let first, self.touches.contains(where: { $0 === first }) else { return 0 }
+        return 1
+    }
+
     override func countedCentroid() -> (Point, Int) {
         guard let first, first.phase == .began || first.phase == .moved else { return (base ?? .zero, 0) }
         return (first.locationInWindow, 1)
