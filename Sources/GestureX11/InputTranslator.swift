@@ -1,0 +1,275 @@
+import GestureKit
+
+/// The modifier that adds a simulated second finger to a mouse drag (`--simulate-modifier`),
+/// as the Option key does in the iOS Simulator.
+public enum SimulateModifier: String, CaseIterable, Sendable {
+    case ctrl, alt, `super`
+
+    /// The X modifier mask bit (`ControlMask`, `Mod1Mask`, `Mod4Mask`).
+    public var mask: UInt32 {
+        switch self {
+        case .ctrl: 1 << 2
+        case .alt: 1 << 3
+        case .super: 1 << 6
+        }
+    }
+
+    /// True for the keysyms of this modifier's keys (left and right).
+    public func matches(keysym: UInt) -> Bool {
+        switch self {
+        case .ctrl: keysym == 0xFFE3 || keysym == 0xFFE4  // Control_L, Control_R
+        case .alt: keysym == 0xFFE9 || keysym == 0xFFEA || keysym == 0xFFE7 || keysym == 0xFFE8  // Alt, Meta
+        case .super: keysym == 0xFFEB || keysym == 0xFFEC || keysym == 0xFFED || keysym == 0xFFEE  // Super, Hyper
+        }
+    }
+}
+
+/// X modifier bits the translator reads.
+public enum ModifierBits {
+    public static let shift: UInt32 = 1 << 0
+    public static let control: UInt32 = 1 << 2
+}
+
+/// Turns pointer, touch and touchpad-swipe events (already in window points) into touch changes:
+/// the pure, server-free half of the X11 input shell (the other half decodes XI2 events).
+///
+/// - Every touch of a touchscreen (XI2 `XI_Touch*`, keyed by master device and touch id) is a
+///   finger of its own.
+/// - Every master pointer is one finger while its button 1 is held (UIKit has no mouse-as-finger;
+///   this is the iOS Simulator's model). Other buttons are ignored.
+/// - With the simulate modifier held at button press a second finger appears, mirrored through
+///   `mirrorCenter(press point)` (p₂ = 2c − p, iOS Simulator style; pinch and rotate); with
+///   Shift as well it keeps its initial offset instead (a parallel two-finger pan). Both fingers
+///   live until the button is released, whatever the modifiers do meanwhile.
+/// - A touchpad swipe (XI 2.4 `XI_GestureSwipe*`, three or more fingers on libinput) becomes ONE
+///   finger that goes down at the pointer and moves by the swipe's accumulated deltas, so
+///   touchpad swipes drive the swipe and pan recognizers. (UIKit has no touchpad swipe input;
+///   iPadOS maps trackpad scrolling to pans in a similar way.)
+///
+/// Finger ids are allocated from 1 upwards and never reused while the shell runs.
+@MainActor
+public final class InputTranslator {
+    /// The modifier that adds the simulated finger.
+    public var simulateModifier: SimulateModifier
+    /// The centre the simulated finger is mirrored through (the scene's `mirrorCenter(for:)`).
+    public var mirrorCenter: (Point) -> Point
+    /// Whether the simulate modifier is held now (the simulated fingers are drawn meanwhile).
+    public var modifierHeld = false
+    /// Where the pointer last hovered (window points), for the overlay while the modifier is held.
+    public var hover: Point?
+
+    private enum SimulatedMode {
+        case mirror(center: Point)
+        case parallel(offset: Vector)
+    }
+    private struct PointerFinger {
+        var id: Int
+        var location: Point
+        var simulated: (id: Int, mode: SimulatedMode, location: Point)?
+    }
+    private struct TouchKey: Hashable {
+        var device: Int32
+        var touch: UInt32
+    }
+    private struct TouchState {
+        var id: Int
+        var location: Point
+    }
+    private struct SwipeFinger {
+        var id: Int
+        var origin: Point
+        var offset: Vector
+    }
+    private var pointers: [Int32: PointerFinger] = [:]
+    private var touches: [TouchKey: TouchState] = [:]
+    private var swipes: [Int32: SwipeFinger] = [:]
+    private var nextID = 1
+
+    public init(simulateModifier: SimulateModifier = .ctrl, mirrorCenter: @escaping (Point) -> Point) {
+        self.simulateModifier = simulateModifier
+        self.mirrorCenter = mirrorCenter
+    }
+
+    /// True when any finger (touch, pointer or swipe) is down.
+    public var hasActiveFingers: Bool { !pointers.isEmpty || !touches.isEmpty || !swipes.isEmpty }
+
+    /// True when `device`'s button 1 is held (its finger is down).
+    public func isPointerDown(_ device: Int32) -> Bool { pointers[device] != nil }
+
+    private func allocate() -> Int {
+        defer { nextID += 1 }
+        return nextID
+    }
+
+    /// Updates `modifierHeld` from the modifier mask an event carried.
+    public func updateModifiers(_ mask: UInt32) {
+        modifierHeld = mask & simulateModifier.mask != 0
+    }
+
+    // MARK: Pointers
+
+    /// Button `button` of master pointer `device` went down at `location` with modifiers `mods`
+    /// (the X mask, as carried by the event: the state just before it).
+    public func pointerPressed(
+        device: Int32, button: Int, at location: Point, modifiers mods: UInt32,
+        into changes: inout [TouchChange]
+    ) {
+        updateModifiers(mods)
+        hover = location
+        guard button == 1, pointers[device] == nil else { return }
+        var finger = PointerFinger(id: allocate(), location: location, simulated: nil)
+        changes.append(TouchChange(id: finger.id, phase: .began, location: location))
+        if mods & simulateModifier.mask != 0 {
+            let c = mirrorCenter(location)
+            let mirrored = Point(x: 2 * c.x - location.x, y: 2 * c.y - location.y)
+            let mode: SimulatedMode =
+                mods & ModifierBits.shift != 0
+                ? .parallel(offset: mirrored - location) : .mirror(center: c)
+            let id = allocate()
+            finger.simulated = (id, mode, mirrored)
+            changes.append(TouchChange(id: id, phase: .began, location: mirrored))
+        }
+        pointers[device] = finger
+    }
+
+    /// Master pointer `device` moved to `location`. Produces changes only while its button is held.
+    public func pointerMoved(
+        device: Int32, to location: Point, modifiers mods: UInt32, into changes: inout [TouchChange]
+    ) {
+        if mods & simulateModifier.mask != 0 { modifierHeld = true } else { modifierHeld = false }
+        hover = location
+        guard var finger = pointers[device] else { return }
+        if finger.location == location { return }
+        finger.location = location
+        changes.append(TouchChange(id: finger.id, phase: .moved, location: location))
+        if var sim = finger.simulated {
+            sim.location = Self.simulatedLocation(for: location, mode: sim.mode)
+            finger.simulated = sim
+            changes.append(TouchChange(id: sim.id, phase: .moved, location: sim.location))
+        }
+        pointers[device] = finger
+    }
+
+    /// Button `button` of `device` went up at `location`.
+    public func pointerReleased(
+        device: Int32, button: Int, at location: Point, modifiers mods: UInt32,
+        into changes: inout [TouchChange]
+    ) {
+        updateModifiers(mods)
+        hover = location
+        guard button == 1, let finger = pointers.removeValue(forKey: device) else { return }
+        changes.append(TouchChange(id: finger.id, phase: .ended, location: location))
+        if let sim = finger.simulated {
+            changes.append(
+                TouchChange(
+                    id: sim.id, phase: .ended,
+                    location: Self.simulatedLocation(for: location, mode: sim.mode)))
+        }
+    }
+
+    private static func simulatedLocation(for p: Point, mode: SimulatedMode) -> Point {
+        switch mode {
+        case .mirror(let c): Point(x: 2 * c.x - p.x, y: 2 * c.y - p.y)
+        case .parallel(let offset): p + offset
+        }
+    }
+
+    // MARK: Touchscreen
+
+    /// Touch `touch` of master device `device` began at `location`.
+    public func touchBegan(device: Int32, touch: UInt32, at location: Point, into changes: inout [TouchChange]) {
+        let key = TouchKey(device: device, touch: touch)
+        if touches[key] != nil {  // a repeated begin: take it as a move
+            touchMoved(device: device, touch: touch, to: location, into: &changes)
+            return
+        }
+        let state = TouchState(id: allocate(), location: location)
+        touches[key] = state
+        changes.append(TouchChange(id: state.id, phase: .began, location: location))
+    }
+
+    /// Touch `touch` of `device` moved to `location` (unknown touches are ignored).
+    public func touchMoved(device: Int32, touch: UInt32, to location: Point, into changes: inout [TouchChange]) {
+        let key = TouchKey(device: device, touch: touch)
+        guard var state = touches[key], state.location != location else { return }
+        state.location = location
+        touches[key] = state
+        changes.append(TouchChange(id: state.id, phase: .moved, location: location))
+    }
+
+    /// Touch `touch` of `device` ended (or was cancelled) at `location`.
+    public func touchEnded(
+        device: Int32, touch: UInt32, at location: Point, cancelled: Bool = false,
+        into changes: inout [TouchChange]
+    ) {
+        guard let state = touches.removeValue(forKey: TouchKey(device: device, touch: touch)) else { return }
+        changes.append(TouchChange(id: state.id, phase: cancelled ? .cancelled : .ended, location: location))
+    }
+
+    // MARK: Touchpad swipe
+
+    /// A touchpad swipe of `device` began with the pointer at `location`.
+    public func swipeBegan(device: Int32, at location: Point, into changes: inout [TouchChange]) {
+        if swipes[device] != nil { swipeEnded(device: device, cancelled: true, into: &changes) }
+        let swipe = SwipeFinger(id: allocate(), origin: location, offset: .zero)
+        swipes[device] = swipe
+        changes.append(TouchChange(id: swipe.id, phase: .began, location: location))
+    }
+
+    /// The swipe moved by `delta` points since its previous event.
+    public func swipeUpdated(device: Int32, delta: Vector, into changes: inout [TouchChange]) {
+        guard var swipe = swipes[device], delta != .zero else { return }
+        swipe.offset = swipe.offset + delta
+        swipes[device] = swipe
+        changes.append(TouchChange(id: swipe.id, phase: .moved, location: swipe.origin + swipe.offset))
+    }
+
+    /// The swipe ended (or was cancelled).
+    public func swipeEnded(device: Int32, cancelled: Bool, into changes: inout [TouchChange]) {
+        guard let swipe = swipes.removeValue(forKey: device) else { return }
+        changes.append(
+            TouchChange(id: swipe.id, phase: cancelled ? .cancelled : .ended, location: swipe.origin + swipe.offset))
+    }
+
+    // MARK: Devices
+
+    /// A master device went away (XI2 hierarchy change): its fingers are cancelled.
+    public func deviceRemoved(_ device: Int32, into changes: inout [TouchChange]) {
+        if let finger = pointers.removeValue(forKey: device) {
+            changes.append(TouchChange(id: finger.id, phase: .cancelled, location: finger.location))
+            if let sim = finger.simulated {
+                changes.append(TouchChange(id: sim.id, phase: .cancelled, location: sim.location))
+            }
+        }
+        for (key, state) in touches where key.device == device {
+            touches[key] = nil
+            changes.append(TouchChange(id: state.id, phase: .cancelled, location: state.location))
+        }
+        swipeEnded(device: device, cancelled: true, into: &changes)
+    }
+
+    /// Cancels every finger (the shell lost its input, e.g. the window was unmapped).
+    public func cancelAll(into changes: inout [TouchChange]) {
+        let devices = Set(pointers.keys).union(touches.keys.map(\.device)).union(swipes.keys)
+        for device in devices.sorted() { deviceRemoved(device, into: &changes) }
+    }
+
+    // MARK: Overlay
+
+    /// The simulated-finger points to draw: while the modifier is held, every pointer finger
+    /// that has a simulated partner (both points), or else the hovering pointer and where its
+    /// mirrored finger would go down. Empty when the modifier is up.
+    public var overlay: [Point] {
+        guard modifierHeld else { return [] }
+        var points: [Point] = []
+        for device in pointers.keys.sorted() {
+            let finger = pointers[device]!
+            if let sim = finger.simulated { points += [finger.location, sim.location] }
+        }
+        if points.isEmpty, pointers.isEmpty, let p = hover {
+            let c = mirrorCenter(p)
+            points = [p, Point(x: 2 * c.x - p.x, y: 2 * c.y - p.y)]
+        }
+        return points
+    }
+}

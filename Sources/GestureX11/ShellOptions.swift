@@ -1,0 +1,86 @@
+import GestureKit
+
+/// How the X11 shell opens its window (the `gestures run` options that concern the shell).
+public struct ShellOptions: Sendable {
+    /// The X display name; nil uses `$DISPLAY`.
+    public var display: String?
+    /// The window's size in points (default 1024×768, clamped to the screen).
+    public var size: Size?
+    /// Asks the window manager for EWMH fullscreen (`_NET_WM_STATE_FULLSCREEN`); without a window
+    /// manager the window simply covers the screen.
+    public var fullscreen = false
+    /// Kiosk mode: fullscreen, hidden cursor, no quit keys, the image resets after
+    /// `idleResetDelay` seconds without input and the tour plays after `idleTourDelay`.
+    public var kiosk = false
+    /// Draw every touch point.
+    public var showTouches = false
+    /// The modifier that adds a simulated second finger to a mouse drag.
+    public var simulateModifier: SimulateModifier = .ctrl
+    /// Pixels per point; nil reads `Xft.dpi` (dpi / 96) from the X resources, else 1.
+    public var scale: Double?
+    /// Use XInput 2 when the server has it (false: core pointer and key events only, as on a
+    /// server without XInput 2 — for tests of that path).
+    public var useXInput2 = true
+    public var idleResetDelay = 60.0
+    public var idleTourDelay = 90.0
+    /// The pause between two plays of the kiosk tour.
+    public var tourGap = 30.0
+    /// The window title.
+    public var title = "Gestures"
+
+    public init() {}
+
+    /// The default window size in points.
+    public static let defaultSize = Size(width: 1024, height: 768)
+}
+
+/// Why the shell could not start.
+public enum ShellError: Error, CustomStringConvertible, Sendable {
+    case cannotOpenDisplay(String)
+    case cannotCreateWindow(String)
+
+    public var description: String {
+        switch self {
+        case .cannotOpenDisplay(let name): "cannot open display \(name.isEmpty ? "(DISPLAY is not set)" : name)"
+        case .cannotCreateWindow(let why): "cannot create the window: \(why)"
+        }
+    }
+}
+
+/// What the shell reports once its first frame is on screen (`ready` in the event log).
+public struct ShellReady: Sendable {
+    /// The shell time of the first frame, seconds.
+    public var time: Double
+    /// The X window id.
+    public var window: UInt
+    /// The window's size in points.
+    public var size: Size
+    /// Pixels per point.
+    public var scale: Double
+    /// The XInput version in use (e.g. 2.4), or 0 when only core events are used.
+    public var xinputVersion: Double
+}
+
+/// The HiDPI scale (pixels per point) from an X resource database string: `Xft.dpi` / 96,
+/// or nil when the string has no usable `Xft.dpi`. (GTK and Qt read the same resource.)
+public func scaleFromXResources(_ resources: String) -> Double? {
+    for line in resources.split(whereSeparator: { $0 == "\n" }) {
+        let parts = line.split(separator: ":", maxSplits: 1)
+        guard parts.count == 2 else { continue }
+        let key = parts[0].trimmingSpaces
+        guard key == "Xft.dpi" else { continue }
+        if let dpi = Double(parts[1].trimmingSpaces), dpi.isFinite, dpi > 0 {
+            return min(max(dpi / 96, 0.5), 8)
+        }
+    }
+    return nil
+}
+
+extension Substring {
+    fileprivate var trimmingSpaces: Substring {
+        var s = self
+        while let c = s.first, c == " " || c == "\t" { s.removeFirst() }
+        while let c = s.last, c == " " || c == "\t" || c == "\r" { s.removeLast() }
+        return s
+    }
+}

@@ -1,0 +1,934 @@
+import CCairo
+import CX11
+import GestureKit
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+// MARK: - Process-wide state the C callbacks reach (Xlib error handlers, signal handlers)
+
+nonisolated(unsafe) private var signalPipeWrite: Int32 = -1
+nonisolated(unsafe) private var lastXErrorCode: UInt8 = 0
+nonisolated(unsafe) private var quietXErrors = false
+nonisolated(unsafe) private var reportedXErrors = 0
+
+/// Writes a line to standard error (unbuffered, so it is out before an exit).
+func writeStderr(_ line: String) {
+    var s = line
+    if !s.hasSuffix("\n") { s += "\n" }
+    s.withCString { p in _ = write(2, p, strlen(p)) }
+}
+
+/// Xlib's IO error handler prints several lines and exits; ours prints one and exits 1.
+/// The error handler's default exits too: ours reports (the first 20) and carries on.
+private func installXErrorHandlers() {
+    XSetIOErrorHandler { _ in
+        let msg = "gestures: lost the X connection\n"
+        msg.withCString { p in _ = write(2, p, strlen(p)) }
+        exit(1)
+    }
+    XSetErrorHandler { display, event in
+        guard let event else { return 0 }
+        lastXErrorCode = event.pointee.error_code
+        if quietXErrors || reportedXErrors >= 20 { return 0 }
+        reportedXErrors += 1
+        var text = [CChar](repeating: 0, count: 160)
+        XGetErrorText(display, Int32(event.pointee.error_code), &text, Int32(text.count))
+        let errorText = text.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        let message =
+            "gestures: X error: \(errorText) (request \(event.pointee.request_code)."
+            + "\(event.pointee.minor_code), resource 0x\(String(event.pointee.resourceid, radix: 16)))\n"
+        message.withCString { p in _ = write(2, p, strlen(p)) }
+        return 0
+    }
+}
+
+// X constants Swift does not import (cast macros) or that read better named here.
+private enum XC {
+    static let none: UInt = 0
+    static let xaAtom: Atom = 4
+    static let xaWindow: Atom = 33
+    static let copyFromParent: Int32 = 0
+    static let success: Int32 = 0
+    static let queuedAlready: Int32 = 0
+    static let currentTime: Time = 0
+    static let netWMStateToggle = 2
+    static let xaCardinal: Atom = 6
+    static let xaString: Atom = 31
+    static let xaWMClientMachine: Atom = 36
+    static let xiPointerEmulated: Int32 = 1 << 16
+    static let xiKeyRepeat: Int32 = 1 << 16
+    static let xiGesturePinchCancelled: Int32 = 1 << 0
+    static let xiGestureSwipeCancelled: Int32 = 1 << 0
+    static let xiMasterRemoved: Int32 = 1 << 1
+    static let xiMaskLength = 5  // XIMaskLen(XI_LASTEVENT)
+}
+
+/// The X11 shell: opens the display and the window, turns XInput 2 events into GestureKit input
+/// for a ``ShellScene``, runs the timers, and draws the scene with Cairo, double-buffered.
+/// (UIKit: `UIApplication` + `UIWindow` + the event loop; everything runs on the main actor.)
+///
+/// Loop: `poll()` on the X connection (and a signal pipe) with the nearest deadline as timeout —
+/// the scene's timers, a replay's next event, the kiosk's idle timers — infinite when nothing is
+/// pending, so an idle shell uses no CPU. Each wake-up handles every pending event, feeds timers
+/// that are due, and then draws at most one frame, only when the scene, the overlay or the
+/// window size changed (an Expose with nothing changed just copies the back buffer).
+///
+/// Time: one monotonic clock (``MonotonicClock``, seconds since launch, quantized to µs). Input
+/// timestamps come from the X server's millisecond time mapped onto that clock
+/// (``ServerTimeMapper``), never earlier than what the scene was last fed. Changes that share a
+/// server time form one ``TouchFrame``; consecutive moves of one finger within it coalesce
+/// (UIKit's coalesced touches).
+///
+/// Exit: ``run(scene:)`` returns 0 when the window is closed (WM_DELETE_WINDOW), a quit key is pressed,
+/// SIGINT/SIGTERM arrives, or a replay ends with `exitWhenDone`. A lost X connection prints
+/// one line ("gestures: lost the X connection") and exits the process with status 1 at once.
+@MainActor
+public final class X11Shell {
+    /// The scene ``run(scene:)`` drives.
+    public private(set) var scene: ShellScene!
+    public let options: ShellOptions
+    public let clock: MonotonicClock
+    /// Pixels per point.
+    public let scale: Double
+    /// The X window id.
+    public private(set) var window: Window = 0
+    /// The window's size in points.
+    public private(set) var size: Size = .zero
+    /// The XInput version in use (2.4, 2.2, …) or 0 for core events only.
+    public private(set) var xinputVersion = 0.0
+    /// Every input event fed to the scene, after retiming (for `--record`). Key commands other
+    /// than shake are not input events and are not reported.
+    public var onInput: ((InputEvent) -> Void)?
+    /// Called once the first frame is on screen.
+    public var onReady: ((ShellReady) -> Void)?
+    /// Called when a replay started with ``play(_:exitWhenDone:)`` is over (its last event and
+    /// a second of tail); with `exitWhenDone` the shell then quits with status 0.
+    public var onReplayFinished: (() -> Void)?
+    /// The kiosk's tour (played after `idleTourDelay` seconds without input, until real input).
+    public var tour: [InputEvent] = []
+
+    private let display: OpaquePointer
+    private let screen: Int32
+    private let root: Window
+    private let visual: UnsafeMutablePointer<Visual>
+    private let depth: Int32
+    private var xiOpcode: Int32 = -1
+    private var touchSelected = false
+    private var atoms: [String: Atom] = [:]
+    private var gc: GC?
+    private var backPixmap: Pixmap = 0
+    private var backSurface: OpaquePointer?
+    private var backSize = (width: 0, height: 0)
+    private var pixelSize = (width: 0, height: 0)
+    private var pendingPixelSize: (width: Int, height: Int)?
+    private var parentIsRoot = true
+    private var hasWindowManager = false
+    private var fullscreenNow = false
+    private var savedGeometry: (x: Int32, y: Int32, w: UInt32, h: UInt32)?
+
+    private let translator: InputTranslator
+    private var timeMapper = ServerTimeMapper()
+    private var shakeDetector = WindowShakeDetector()
+    private var lastFed = 0.0
+    private var lastTouchFrameTime: Double?
+    private var pendingScreenshots: [String] = []
+    private var scratch: [TouchChange] = []
+    private var pending: [TouchChange] = []
+    private var pendingTime = 0.0
+
+    private var exposed = false
+    private var everExposed = false
+    private var forceRedraw = true
+    private var drawnOverlay: [Point] = []
+    private var isReady = false
+    private var running = false
+    private var exitStatus: Int32 = 0
+
+    private var replay: ReplayPlayer?
+    private var exitAfterReplay = false
+    private var replayReported = false
+    private var tourPlayer: ReplayPlayer?
+    private var lastInput = 0.0
+    private var idleResetDone = true
+    private var nextTourAt = Double.infinity
+
+    /// Opens the display and creates the window (not yet mapped: ``run(scene:)`` maps it).
+    /// ``size`` is then the window's size in points: make the scene for it.
+    public init(options: ShellOptions) throws(ShellError) {
+        clock = MonotonicClock()
+        self.options = options
+        installXErrorHandlers()
+        let displayName =
+            options.display ?? getenv("DISPLAY").map { String(cString: $0) } ?? ""
+        let opened: OpaquePointer? =
+            if let name = options.display { XOpenDisplay(name) } else { XOpenDisplay(nil) }
+        guard let display = opened else { throw .cannotOpenDisplay(displayName) }
+        self.display = display
+        screen = XDefaultScreen(display)
+        root = XRootWindow(display, screen)
+        visual = XDefaultVisual(display, screen)
+        depth = XDefaultDepth(display, screen)
+        if let s = options.scale, s.isFinite, s > 0 {
+            scale = s
+        } else if let rm = XResourceManagerString(display),
+            let s = scaleFromXResources(String(cString: rm))
+        {
+            scale = s
+        } else {
+            scale = 1
+        }
+        translator = InputTranslator(simulateModifier: options.simulateModifier) { _ in .zero }
+        translator.mirrorCenter = { [unowned self] p in self.scene?.mirrorCenter(for: p) ?? p }
+        scratch.reserveCapacity(8)
+        pending.reserveCapacity(16)
+        internAtoms()
+        hasWindowManager = detectWindowManager()
+        try createWindow()
+        setUpInput()
+    }
+
+    // MARK: Set-up
+
+    private func internAtoms() {
+        let names = [
+            "WM_PROTOCOLS", "WM_DELETE_WINDOW", "_NET_WM_NAME", "UTF8_STRING", "_NET_WM_PID",
+            "_NET_WM_STATE", "_NET_WM_STATE_FULLSCREEN", "_NET_SUPPORTING_WM_CHECK",
+        ]
+        var cNames: [UnsafeMutablePointer<CChar>?] = names.map { strdup($0) }
+        defer { for p in cNames { free(p) } }
+        var result = [Atom](repeating: 0, count: names.count)
+        XInternAtoms(display, &cNames, Int32(names.count), 0, &result)
+        for (n, a) in zip(names, result) { atoms[n] = a }
+    }
+
+    private func detectWindowManager() -> Bool {
+        guard let check = atoms["_NET_SUPPORTING_WM_CHECK"] else { return false }
+        var type: Atom = 0
+        var format: Int32 = 0
+        var count: UInt = 0
+        var after: UInt = 0
+        var data: UnsafeMutablePointer<UInt8>?
+        let status = XGetWindowProperty(
+            display, root, check, 0, 1, 0, XC.xaWindow, &type, &format,
+            &count, &after, &data)
+        defer { if let data { XFree(data) } }
+        return status == 0 && count > 0
+    }
+
+    private func createWindow() throws(ShellError) {
+        let screenW = Int(XDisplayWidth(display, screen))
+        let screenH = Int(XDisplayHeight(display, screen))
+        var w: Int
+        var h: Int
+        if options.fullscreen || options.kiosk {
+            (w, h) = (screenW, screenH)
+        } else {
+            let s = options.size ?? ShellOptions.defaultSize
+            w = min(max(1, Int((s.width * scale).rounded())), screenW)
+            h = min(max(1, Int((s.height * scale).rounded())), screenH)
+        }
+        var attrs = XSetWindowAttributes()
+        attrs.background_pixmap = XC.none
+        attrs.bit_gravity = NorthWestGravity
+        var events = ExposureMask | StructureNotifyMask | FocusChangeMask
+        if !options.useXInput2 || !xinputAvailable() {
+            events |= ButtonPressMask | ButtonReleaseMask | PointerMotionMask | KeyPressMask
+            events |= KeyReleaseMask | LeaveWindowMask
+        }
+        attrs.event_mask = events
+        window = XCreateWindow(
+            display, root, 0, 0, UInt32(w), UInt32(h), 0, XC.copyFromParent,
+            UInt32(InputOutput), nil, UInt(CWBackPixmap | CWBitGravity | CWEventMask), &attrs)
+        guard window != 0 else { throw .cannotCreateWindow("XCreateWindow failed") }
+        pixelSize = (w, h)
+        size = Size(width: quantize(Double(w) / scale), height: quantize(Double(h) / scale))
+        setProperties(width: w, height: h)
+        if options.kiosk { hideCursor() }
+        gc = XCreateGC(display, window, 0, nil)
+        XSetGraphicsExposures(display, gc, 0)
+    }
+
+    private var xinputChecked: Bool?
+    private func xinputAvailable() -> Bool {
+        if let c = xinputChecked { return c }
+        var event: Int32 = 0
+        var error: Int32 = 0
+        var available = XQueryExtension(display, "XInputExtension", &xiOpcode, &event, &error) != 0
+        if available {
+            var major: Int32 = 2
+            var minor: Int32 = 4
+            if XIQueryVersion(display, &major, &minor) == XC.success && major >= 2 {
+                xinputVersion = Double(major) + Double(minor) / 10
+            } else {
+                available = false
+            }
+        }
+        xinputChecked = available
+        return available
+    }
+
+    private func setProperties(width: Int, height: Int) {
+        XStoreName(display, window, options.title)
+        let utf8 = Array(options.title.utf8)
+        XChangeProperty(
+            display, window, atoms["_NET_WM_NAME"]!, atoms["UTF8_STRING"]!, 8, PropModeReplace,
+            utf8, Int32(utf8.count))
+        if let hint = XAllocClassHint() {
+            let name = strdup("gestures")
+            let cls = strdup("Gestures")
+            hint.pointee.res_name = name
+            hint.pointee.res_class = cls
+            XSetClassHint(display, window, hint)
+            XFree(hint)
+            free(name)
+            free(cls)
+        }
+        var protocols = [atoms["WM_DELETE_WINDOW"]!]
+        XSetWMProtocols(display, window, &protocols, 1)
+        let pid = [Int(getpid())]
+        pid.withUnsafeBytes { p in
+            _ = XChangeProperty(
+                display, window, atoms["_NET_WM_PID"]!, XC.xaCardinal, 32, PropModeReplace,
+                p.baseAddress!.assumingMemoryBound(to: UInt8.self), 1)
+        }
+        var host = [CChar](repeating: 0, count: 256)
+        if gethostname(&host, host.count - 1) == 0 {
+            let bytes = host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+            XChangeProperty(
+                display, window, XC.xaWMClientMachine, XC.xaString, 8, PropModeReplace, bytes,
+                Int32(bytes.count))
+        }
+        if let hints = XAllocWMHints() {
+            hints.pointee.flags = InputHint | StateHint
+            hints.pointee.input = 1
+            hints.pointee.initial_state = NormalState
+            XSetWMHints(display, window, hints)
+            XFree(hints)
+        }
+        if let sizeHints = XAllocSizeHints() {
+            sizeHints.pointee.flags = PSize | PMinSize
+            sizeHints.pointee.width = Int32(width)
+            sizeHints.pointee.height = Int32(height)
+            sizeHints.pointee.min_width = Int32((160 * scale).rounded())
+            sizeHints.pointee.min_height = Int32((120 * scale).rounded())
+            XSetWMNormalHints(display, window, sizeHints)
+            XFree(sizeHints)
+        }
+        if options.fullscreen || options.kiosk {
+            let state = [atoms["_NET_WM_STATE_FULLSCREEN"]!]
+            state.withUnsafeBytes { p in
+                _ = XChangeProperty(
+                    display, window, atoms["_NET_WM_STATE"]!, XC.xaAtom, 32, PropModeReplace,
+                    p.baseAddress!.assumingMemoryBound(to: UInt8.self), 1)
+            }
+            fullscreenNow = true
+        }
+    }
+
+    private func hideCursor() {
+        var data: [CChar] = [0]
+        let bitmap = XCreateBitmapFromData(display, window, &data, 1, 1)
+        var foreground = XColor()
+        var background = XColor()
+        let cursor = XCreatePixmapCursor(display, bitmap, bitmap, &foreground, &background, 0, 0)
+        XDefineCursor(display, window, cursor)
+        XFreePixmap(display, bitmap)
+    }
+
+    private func setUpInput() {
+        guard options.useXInput2, xinputAvailable() else {
+            if options.useXInput2 {
+                writeStderr(
+                    "gestures: warning: the X server has no XInput 2; using core mouse and key events"
+                        + " (no touch, one pointer)")
+            }
+            xinputVersion = 0
+            return
+        }
+        let minor = Int((xinputVersion * 10).rounded()) % 10
+        var events: [Int32] = [
+            XI_ButtonPress, XI_ButtonRelease, XI_Motion, XI_KeyPress, XI_KeyRelease, XI_Leave,
+        ]
+        let touch = [XI_TouchBegin, XI_TouchUpdate, XI_TouchEnd]
+        let gestures = [
+            XI_GesturePinchBegin, XI_GesturePinchUpdate, XI_GesturePinchEnd,
+            XI_GestureSwipeBegin, XI_GestureSwipeUpdate, XI_GestureSwipeEnd,
+        ]
+        if minor >= 4 { events += gestures }
+        quietXErrors = true
+        lastXErrorCode = 0
+        if minor >= 2 {
+            select(events + touch, on: window, device: XIAllMasterDevices)
+            XSync(display, 0)
+            touchSelected = lastXErrorCode == 0
+            if !touchSelected {
+                lastXErrorCode = 0
+                select(events, on: window, device: XIAllMasterDevices)
+                writeStderr("gestures: warning: another client takes the touch events; touch is off")
+            }
+        } else {
+            select(events, on: window, device: XIAllMasterDevices)
+        }
+        select([XI_HierarchyChanged], on: root, device: XIAllDevices)
+        XSync(display, 0)
+        quietXErrors = false
+    }
+
+    private func select(_ events: [Int32], on target: Window, device: Int32) {
+        var mask = [UInt8](repeating: 0, count: XC.xiMaskLength)
+        for e in events { mask[Int(e) >> 3] |= UInt8(1) << UInt8(e & 7) }
+        mask.withUnsafeMutableBufferPointer { buffer in
+            var em = XIEventMask(deviceid: device, mask_len: Int32(buffer.count), mask: buffer.baseAddress)
+            _ = XISelectEvents(display, target, &em, 1)
+        }
+    }
+
+    // MARK: Public controls
+
+    /// Plays `events` (times from the start of the playback) through the live window once its
+    /// first frame is up (or now, if it is). With `exitWhenDone` the shell quits with status 0
+    /// one second after the last event.
+    public func play(_ events: [InputEvent], exitWhenDone: Bool) {
+        let player = ReplayPlayer(events: events, idOffset: 1_000_000)
+        replay = player
+        exitAfterReplay = exitWhenDone
+        replayReported = false
+        if isReady { player.begin(at: max(clock.now(), lastFed)) }
+    }
+
+    /// Asks the loop to end; ``run(scene:)`` returns `status`.
+    public func quit(status: Int32 = 0) {
+        exitStatus = status
+        running = false
+    }
+
+    /// Writes a PNG of the window (see ``writePNG(to:)``) once the next frame is drawn — or at
+    /// the next turn of the loop when nothing needs drawing.
+    public func requestScreenshot(_ path: String) {
+        pendingScreenshots.append(path)
+    }
+
+    /// Draws the current frame if anything changed and writes the window's picture (the back
+    /// buffer, in pixels) as a PNG. False when there is no frame yet or cairo fails.
+    public func writePNG(to path: String) -> Bool {
+        if everExposed { drawIfNeeded() }
+        guard let surface = backSurface else { return false }
+        cairo_surface_flush(surface)
+        return cairo_surface_write_to_png(surface, path) == CAIRO_STATUS_SUCCESS
+    }
+
+    // MARK: Loop
+
+    /// Maps the window and runs `scene` until a quit; returns the exit status (0). A lost X
+    /// connection exits the process with status 1 from inside Xlib.
+    /// `beforeExit` runs on a clean exit, while the window and its last frame still exist (for a
+    /// final log line or screenshot).
+    public func run(scene: ShellScene, beforeExit: (() -> Void)? = nil) -> Int32 {
+        self.scene = scene
+        let signalFD = installSignalPipe()
+        scene.resize(to: size, at: 0)
+        XMapWindow(display, window)
+        XFlush(display)
+        running = true
+        var fds = [
+            pollfd(fd: XConnectionNumber(display), events: Int16(POLLIN), revents: 0),
+            pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0),
+        ]
+        while running {
+            drainEvents()
+            guard running else { break }
+            runTimers(now: clock.now())
+            guard running else { break }
+            drawIfNeeded()
+            XFlush(display)
+            if XEventsQueued(display, XC.queuedAlready) > 0 { continue }
+            let timeout = pollTimeout(now: clock.now())
+            fds[0].revents = 0
+            fds[1].revents = 0
+            let n = poll(&fds, nfds_t(signalFD >= 0 ? 2 : 1), timeout)
+            if n < 0 && errno != EINTR { break }
+            if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
+                // The server went away: let Xlib notice and call the IO error handler.
+                XNoOp(display)
+                XSync(display, 0)
+            }
+            if signalFD >= 0, fds[1].revents & Int16(POLLIN) != 0 {
+                var buf = [UInt8](repeating: 0, count: 16)
+                _ = read(signalFD, &buf, buf.count)
+                quit(status: 0)
+            }
+        }
+        beforeExit?()
+        tearDown()
+        return exitStatus
+    }
+
+    private func installSignalPipe() -> Int32 {
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { return -1 }
+        for fd in fds {
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        }
+        signalPipeWrite = fds[1]
+        let handler: @convention(c) (Int32) -> Void = { _ in
+            var b: UInt8 = 1
+            _ = write(signalPipeWrite, &b, 1)
+        }
+        signal(SIGINT, handler)
+        signal(SIGTERM, handler)
+        return fds[0]
+    }
+
+    private func tearDown() {
+        if let s = backSurface { cairo_surface_destroy(s) }
+        backSurface = nil
+        if backPixmap != 0 { XFreePixmap(display, backPixmap) }
+        backPixmap = 0
+        if let gc { XFreeGC(display, gc) }
+        XDestroyWindow(display, window)
+        XCloseDisplay(display)
+    }
+
+    private func pollTimeout(now: Double) -> Int32 {
+        var deadline = Double.infinity
+        if let d = scene.nextDeadline { deadline = min(deadline, d) }
+        if let d = replay?.nextDeadline { deadline = min(deadline, d) }
+        if let d = tourPlayer?.nextDeadline { deadline = min(deadline, d) }
+        if options.kiosk && isReady {
+            if !idleResetDone { deadline = min(deadline, lastInput + options.idleResetDelay) }
+            if !tour.isEmpty && tourPlayer?.isPlaying != true { deadline = min(deadline, nextTourAt) }
+        }
+        guard deadline.isFinite else { return -1 }
+        let ms = ((deadline - now) * 1000).rounded(.up)
+        return ms <= 0 ? 0 : Int32(min(ms, 86_400_000))
+    }
+
+    private func runTimers(now: Double) {
+        // A replay (--replay) and the kiosk tour: their due events, as if a person did them.
+        if let player = replay, player.isPlaying {
+            for e in player.due(at: now, notBefore: lastFed) { feed(e, real: false) }
+            if player.isFinished && !replayReported {
+                replayReported = true
+                onReplayFinished?()
+                if exitAfterReplay { quit(status: 0) }
+            }
+        }
+        if let player = tourPlayer, player.isPlaying {
+            for e in player.due(at: now, notBefore: lastFed) { feed(e, real: false) }
+            if player.isFinished { nextTourAt = now + options.tourGap }
+        }
+        // The scene's timers, each at its own deadline.
+        var guardCount = 0
+        while let d = scene.nextDeadline, d <= now, guardCount < 1000 {
+            let t = max(d, lastFed)
+            scene.advance(to: t)
+            lastFed = t
+            guardCount += 1
+        }
+        // Kiosk: reset after a minute without input; the tour after a minute and a half.
+        if options.kiosk && isReady {
+            if translator.hasActiveFingers {
+                lastInput = now
+                nextTourAt = max(nextTourAt, now + options.idleTourDelay)
+            }
+            if !idleResetDone && now >= lastInput + options.idleResetDelay {
+                idleResetDone = true
+                scene.resetAfterIdle(at: max(now, lastFed))
+            }
+            if !tour.isEmpty && tourPlayer?.isPlaying != true && now >= nextTourAt {
+                let player = tourPlayer ?? ReplayPlayer(events: tour, idOffset: 2_000_000)
+                tourPlayer = player
+                scene.resetAfterIdle(at: max(now, lastFed))
+                player.begin(at: max(now, lastFed))
+                nextTourAt = .infinity
+            }
+        }
+    }
+
+    /// Feeds one input event to the scene (applying a pending resize first). A touch frame
+    /// right after another one is given a later time (by 1 µs if need be): in a trace, touch
+    /// lines that share a time form one frame, and a recording must read back as it was fed.
+    private func feed(_ event: InputEvent, real: Bool) {
+        applyPendingResize()
+        if real { noteRealInput(at: event.timestamp) }
+        deliver(event)
+    }
+
+    private func deliver(_ event: InputEvent) {
+        var event = event
+        if case .touches(var frame) = event {
+            if let previous = lastTouchFrameTime, frame.timestamp <= previous {
+                frame.timestamp = quantize(previous + 0.000_001)
+                event = .touches(frame)
+            }
+            lastTouchFrameTime = frame.timestamp
+        } else {
+            lastTouchFrameTime = nil
+        }
+        lastFed = max(lastFed, event.timestamp)
+        onInput?(event)
+        scene.handle(event)
+    }
+
+    /// Real input (not a replay, not the tour): stops the tour and restarts the idle timers.
+    private func noteRealInput(at t: Double) {
+        guard options.kiosk else { return }
+        if let player = tourPlayer, player.isPlaying {
+            for e in player.stop(at: t) { deliver(e) }
+            scene.resetAfterIdle(at: t)
+        }
+        lastInput = t
+        idleResetDone = false
+        nextTourAt = t + options.idleTourDelay
+    }
+
+    /// Kiosk only: activity that is not scene input (hover motion) still counts as someone there.
+    private func noteActivity() {
+        guard options.kiosk, isReady else { return }
+        noteRealInput(at: max(clock.now(), lastFed))
+    }
+
+    private func applyPendingResize() {
+        guard let p = pendingPixelSize else { return }
+        pendingPixelSize = nil
+        guard p.width != pixelSize.width || p.height != pixelSize.height else { return }
+        pixelSize = p
+        size = Size(width: quantize(Double(p.width) / scale), height: quantize(Double(p.height) / scale))
+        let t = max(clock.now(), lastFed)
+        lastFed = t
+        scene.resize(to: size, at: t)
+        forceRedraw = true
+    }
+
+    // MARK: Events
+
+    private func eventTime(_ server: UInt) -> Double {
+        let received = clock.now()
+        return quantize(max(timeMapper.map(server: UInt64(server), received: received), lastFed))
+    }
+
+    private func drainEvents() {
+        var event = XEvent()
+        while XPending(display) > 0 {
+            XNextEvent(display, &event)
+            handle(&event)
+            if !running { return }
+        }
+        flushFrame()
+        applyPendingResize()
+    }
+
+    /// Adds the translator's changes to the frame being built for time `t`.
+    private func addChanges(at t: Double) {
+        guard !scratch.isEmpty else { return }
+        defer { scratch.removeAll(keepingCapacity: true) }
+        if !pending.isEmpty {
+            var mustFlush = pendingTime != t
+            if !mustFlush {
+                for c in scratch {
+                    if let i = pending.firstIndex(where: { $0.id == c.id }),
+                        !(pending[i].phase == .moved && c.phase == .moved)
+                    {
+                        mustFlush = true
+                        break
+                    }
+                }
+            }
+            if mustFlush { flushFrame() }
+        }
+        pendingTime = t
+        for c in scratch {
+            if let i = pending.firstIndex(where: { $0.id == c.id }) {
+                pending[i].location = c.location  // a coalesced move
+            } else {
+                pending.append(c)
+            }
+        }
+    }
+
+    private func flushFrame() {
+        guard !pending.isEmpty else { return }
+        let frame = TouchFrame(timestamp: pendingTime, changes: pending)
+        pending.removeAll(keepingCapacity: true)
+        feed(.touches(frame), real: true)
+    }
+
+    private func point(_ x: Double, _ y: Double) -> Point {
+        Point(x: quantize(x / scale), y: quantize(y / scale))
+    }
+
+    private func handle(_ event: inout XEvent) {
+        switch event.type {
+        case GenericEvent:
+            guard event.xcookie.extension == xiOpcode, XGetEventData(display, &event.xcookie) != 0 else {
+                return
+            }
+            defer { XFreeEventData(display, &event.xcookie) }
+            handleXI2(evtype: event.xcookie.evtype, data: event.xcookie.data)
+        case Expose:
+            if event.xexpose.count == 0 {
+                exposed = true
+                everExposed = true
+            }
+        case ConfigureNotify:
+            let c = event.xconfigure
+            pendingPixelSize = (Int(c.width), Int(c.height))
+            if c.send_event != 0 || parentIsRoot { windowMoved(x: c.x, y: c.y) }
+        case ReparentNotify:
+            parentIsRoot = event.xreparent.parent == root
+        case UnmapNotify:
+            flushFrame()
+            translator.cancelAll(into: &scratch)
+            addChanges(at: quantize(max(clock.now(), lastFed)))
+            flushFrame()
+        case MapNotify:
+            if !hasWindowManager {
+                XSetInputFocus(display, window, Int32(RevertToPointerRoot), XC.currentTime)
+            }
+        case FocusOut:
+            if translator.modifierHeld {
+                translator.modifierHeld = false
+            }
+        case ClientMessage:
+            let m = event.xclient
+            if m.message_type == atoms["WM_PROTOCOLS"], Atom(bitPattern: m.data.l.0) == atoms["WM_DELETE_WINDOW"] {
+                quit(status: 0)
+            }
+        case ButtonPress, ButtonRelease:
+            let b = event.xbutton
+            let t = eventTime(b.time)
+            let p = point(Double(b.x), Double(b.y))
+            if event.type == ButtonPress {
+                translator.pointerPressed(device: 0, button: Int(b.button), at: p, modifiers: b.state, into: &scratch)
+            } else {
+                translator.pointerReleased(device: 0, button: Int(b.button), at: p, modifiers: b.state, into: &scratch)
+            }
+            if scratch.isEmpty { noteActivity() }
+            addChanges(at: t)
+        case MotionNotify:
+            let m = event.xmotion
+            translator.pointerMoved(device: 0, to: point(Double(m.x), Double(m.y)), modifiers: m.state, into: &scratch)
+            if scratch.isEmpty { noteActivity() } else { addChanges(at: eventTime(m.time)) }
+        case KeyPress, KeyRelease:
+            let k = event.xkey
+            let group = (k.state >> 13) & 3
+            let level: Int32 = k.state & ModifierBits.shift != 0 ? 1 : 0
+            let sym = XkbKeycodeToKeysym(display, KeyCode(k.keycode), Int32(group), level)
+            key(
+                sym: UInt(sym), pressed: event.type == KeyPress, modifiers: k.state, repeated: false,
+                pointer: point(Double(k.x), Double(k.y)), time: k.time)
+        case LeaveNotify:
+            if !translator.hasActiveFingers { translator.hover = nil }
+        default:
+            break
+        }
+    }
+
+    private func handleXI2(evtype: Int32, data: UnsafeMutableRawPointer?) {
+        guard let data else { return }
+        switch evtype {
+        case XI_TouchBegin, XI_TouchUpdate, XI_TouchEnd:
+            let e = data.assumingMemoryBound(to: XIDeviceEvent.self).pointee
+            let p = point(e.event_x, e.event_y)
+            let id = UInt32(bitPattern: e.detail)
+            switch evtype {
+            case XI_TouchBegin: translator.touchBegan(device: e.deviceid, touch: id, at: p, into: &scratch)
+            case XI_TouchUpdate: translator.touchMoved(device: e.deviceid, touch: id, to: p, into: &scratch)
+            default: translator.touchEnded(device: e.deviceid, touch: id, at: p, into: &scratch)
+            }
+            addChanges(at: eventTime(e.time))
+        case XI_Motion:
+            let e = data.assumingMemoryBound(to: XIDeviceEvent.self).pointee
+            if touchSelected && e.flags & XC.xiPointerEmulated != 0 { return }
+            translator.pointerMoved(
+                device: e.deviceid, to: point(e.event_x, e.event_y), modifiers: UInt32(bitPattern: e.mods.effective),
+                into: &scratch)
+            if scratch.isEmpty { noteActivity() } else { addChanges(at: eventTime(e.time)) }
+        case XI_ButtonPress, XI_ButtonRelease:
+            let e = data.assumingMemoryBound(to: XIDeviceEvent.self).pointee
+            if touchSelected && e.flags & XC.xiPointerEmulated != 0 { return }
+            let p = point(e.event_x, e.event_y)
+            let mods = UInt32(bitPattern: e.mods.effective)
+            if evtype == XI_ButtonPress {
+                translator.pointerPressed(
+                    device: e.deviceid, button: Int(e.detail), at: p, modifiers: mods, into: &scratch)
+            } else {
+                translator.pointerReleased(
+                    device: e.deviceid, button: Int(e.detail), at: p, modifiers: mods, into: &scratch)
+            }
+            if scratch.isEmpty { noteActivity() }
+            addChanges(at: eventTime(e.time))
+        case XI_KeyPress, XI_KeyRelease:
+            let e = data.assumingMemoryBound(to: XIDeviceEvent.self).pointee
+            let mods = UInt32(bitPattern: e.mods.effective)
+            let level: Int32 = mods & ModifierBits.shift != 0 ? 1 : 0
+            let sym = XkbKeycodeToKeysym(display, KeyCode(e.detail), e.group.effective, level)
+            key(
+                sym: UInt(sym), pressed: evtype == XI_KeyPress, modifiers: mods,
+                repeated: e.flags & XC.xiKeyRepeat != 0, pointer: point(e.event_x, e.event_y), time: e.time)
+        case XI_Leave:
+            if !translator.hasActiveFingers { translator.hover = nil }
+        case XI_GesturePinchBegin, XI_GesturePinchUpdate, XI_GesturePinchEnd:
+            let e = data.assumingMemoryBound(to: XIGesturePinchEvent.self).pointee
+            let phase: TouchpadPhase =
+                switch evtype {
+                case XI_GesturePinchBegin: .begin
+                case XI_GesturePinchUpdate: .update
+                default: e.flags & XC.xiGesturePinchCancelled != 0 ? .cancel : .end
+                }
+            flushFrame()
+            let pinch = TouchpadPinch(
+                timestamp: eventTime(e.time), phase: phase, location: point(e.event_x, e.event_y),
+                scale: quantize(e.scale), angleDelta: quantize(e.delta_angle))
+            feed(.touchpadPinch(pinch), real: true)
+        case XI_GestureSwipeBegin, XI_GestureSwipeUpdate, XI_GestureSwipeEnd:
+            let e = data.assumingMemoryBound(to: XIGestureSwipeEvent.self).pointee
+            switch evtype {
+            case XI_GestureSwipeBegin:
+                translator.swipeBegan(device: e.deviceid, at: point(e.event_x, e.event_y), into: &scratch)
+            case XI_GestureSwipeUpdate:
+                translator.swipeUpdated(
+                    device: e.deviceid, delta: Vector(dx: e.delta_x / scale, dy: e.delta_y / scale), into: &scratch)
+                for i in scratch.indices {
+                    scratch[i].location = Point(x: quantize(scratch[i].location.x), y: quantize(scratch[i].location.y))
+                }
+            default:
+                translator.swipeEnded(
+                    device: e.deviceid, cancelled: e.flags & XC.xiGestureSwipeCancelled != 0, into: &scratch)
+            }
+            addChanges(at: eventTime(e.time))
+        case XI_HierarchyChanged:
+            let e = data.assumingMemoryBound(to: XIHierarchyEvent.self).pointee
+            guard let info = e.info else { return }
+            for i in 0..<Int(e.num_info) where info[i].flags & XC.xiMasterRemoved != 0 {
+                translator.deviceRemoved(info[i].deviceid, into: &scratch)
+            }
+            // New masters need nothing: the window's selection is for all master devices.
+            addChanges(at: eventTime(e.time))
+        default:
+            break
+        }
+    }
+
+    private func key(sym: UInt, pressed: Bool, modifiers: UInt32, repeated: Bool, pointer: Point, time: UInt) {
+        if options.simulateModifier.matches(keysym: sym) {
+            translator.modifierHeld = pressed
+            translator.hover = pointer
+            return
+        }
+        translator.updateModifiers(modifiers)
+        guard pressed, let action = KeyBindings.action(keysym: sym, modifiers: modifiers, kiosk: options.kiosk) else {
+            if pressed { noteActivity() }
+            return
+        }
+        flushFrame()
+        let t = eventTime(time)
+        switch action {
+        case .command(let command):
+            applyPendingResize()
+            noteRealInput(at: t)
+            lastFed = t
+            scene.perform(command, at: t)
+        case .shake:
+            if !repeated { feed(.shake(timestamp: t), real: true) }
+        case .quit:
+            if !repeated { quit(status: 0) }
+        case .toggleFullscreen:
+            if !repeated { toggleFullscreen() }
+        }
+    }
+
+    private func windowMoved(x: Int32, y: Int32) {
+        let now = clock.now()
+        if shakeDetector.move(toX: Double(x), y: Double(y), at: now) {
+            flushFrame()
+            feed(.shake(timestamp: quantize(max(now, lastFed))), real: true)
+        }
+    }
+
+    private func toggleFullscreen() {
+        if hasWindowManager {
+            var msg = XEvent()
+            msg.xclient.type = ClientMessage
+            msg.xclient.window = window
+            msg.xclient.message_type = atoms["_NET_WM_STATE"]!
+            msg.xclient.format = 32
+            msg.xclient.data.l = (XC.netWMStateToggle, Int(bitPattern: atoms["_NET_WM_STATE_FULLSCREEN"]!), 0, 1, 0)
+            XSendEvent(display, root, 0, SubstructureRedirectMask | SubstructureNotifyMask, &msg)
+        } else if let g = savedGeometry {
+            XMoveResizeWindow(display, window, g.x, g.y, g.w, g.h)
+            savedGeometry = nil
+        } else {
+            savedGeometry = (0, 0, UInt32(pixelSize.width), UInt32(pixelSize.height))
+            XMoveResizeWindow(
+                display, window, 0, 0, UInt32(XDisplayWidth(display, screen)), UInt32(XDisplayHeight(display, screen)))
+        }
+        fullscreenNow.toggle()
+    }
+
+    // MARK: Drawing
+
+    private func drawIfNeeded() {
+        guard everExposed else { return }
+        let overlay = translator.modifierHeld || !drawnOverlay.isEmpty ? translator.overlay : []
+        let dirty = forceRedraw || scene.needsDisplay || overlay != drawnOverlay
+        if dirty || backSurface == nil {
+            drawFrame(overlay: overlay)
+        } else if exposed {
+            copyToWindow()
+        }
+        exposed = false
+        if !pendingScreenshots.isEmpty, let surface = backSurface {
+            cairo_surface_flush(surface)
+            for path in pendingScreenshots where cairo_surface_write_to_png(surface, path) != CAIRO_STATUS_SUCCESS {
+                writeStderr("gestures: cannot write the screenshot \(path)")
+            }
+            pendingScreenshots.removeAll()
+        }
+        if !isReady {
+            isReady = true
+            XSync(display, 0)
+            let t = max(clock.now(), lastFed)
+            lastInput = t
+            idleResetDone = true
+            nextTourAt = t + options.idleTourDelay
+            onReady?(
+                ShellReady(time: t, window: window, size: size, scale: scale, xinputVersion: xinputVersion))
+            replay?.begin(at: t)
+        }
+    }
+
+    private func drawFrame(overlay: [Point]) {
+        ensureBackBuffer()
+        guard let surface = backSurface else { return }
+        let cr = cairo_create(surface)!
+        if scale != 1 { cairo_scale(cr, scale, scale) }
+        scene.draw(into: cr, overlay: overlay, showTouches: options.showTouches)
+        cairo_destroy(cr)
+        cairo_surface_flush(surface)
+        drawnOverlay = overlay
+        forceRedraw = false
+        copyToWindow()
+    }
+
+    private func copyToWindow() {
+        guard backPixmap != 0 else { return }
+        XCopyArea(display, backPixmap, window, gc, 0, 0, UInt32(backSize.width), UInt32(backSize.height), 0, 0)
+    }
+
+    private func ensureBackBuffer() {
+        if backSurface != nil && backSize == pixelSize { return }
+        if let s = backSurface { cairo_surface_destroy(s) }
+        if backPixmap != 0 { XFreePixmap(display, backPixmap) }
+        let w = max(1, pixelSize.width)
+        let h = max(1, pixelSize.height)
+        backPixmap = XCreatePixmap(display, window, UInt32(w), UInt32(h), UInt32(depth))
+        backSurface = cairo_xlib_surface_create(display, backPixmap, visual, Int32(w), Int32(h))
+        backSize = (w, h)
+    }
+}

@@ -1,0 +1,286 @@
+import ArgumentParser
+import GestureKit
+import GestureTrace
+import GestureX11
+import GesturesDemo
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+extension SimulateModifier: ExpressibleByArgument {}
+
+/// `gestures run` (the default command): the demo window on X11 (DESIGN.md §4.4, §5).
+///
+/// For scripts and tests: with `--log-events`, the log (one line per write, flushed as it
+/// happens) starts with the layout line, then a `ready` line once the first frame is on screen —
+/// `{"type":"ready","t":…,"window":<X window id>,"width":…,"height":…,"scale":…,"xinput":2.4}` —
+/// after which input reaches the window; it ends with the `final` line on every clean exit
+/// (status 0). `--replay` starts at `ready`.
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Open the demo window on $DISPLAY (the default command).",
+        discussion: """
+            Touch the coloured regions: tap, swipe, pinch, rotate; pan, pinch, rotate or long-press \
+            the flower; pan from the left edge; Ctrl+Z or shaking the window shakes.
+            Mouse: one finger. Hold the simulate modifier (Ctrl) at the press for a second finger \
+            mirrored through the centre of the region (pinch, rotate); with Shift too it moves in \
+            parallel (two-finger pan). Every extra master pointer (xinput create-master) is a finger.
+            Keys: + / - scale, [ / ] rotate, arrows move the flower, Ctrl+Z shake, F11 fullscreen, \
+            q or Escape quit (not in kiosk mode).
+            Exit status: 0 when closed, 1 no display or lost X connection, 2 bad usage or input.
+            """)
+
+    @Option(name: .long, help: ArgumentHelp("Window size in points.", valueName: "WxH"))
+    var size: String?
+
+    @Flag(name: .long, help: "Fullscreen (EWMH _NET_WM_STATE_FULLSCREEN).")
+    var fullscreen = false
+
+    @Flag(
+        name: .long,
+        help: ArgumentHelp(
+            "Kiosk: fullscreen, hidden cursor, no quit keys; the flower resets after 60 s without input "
+                + "and the bundled tour plays after 90 s until someone touches."))
+    var kiosk = false
+
+    @Option(name: .long, help: ArgumentHelp("The picture (PNG); default: the bundled flower.", valueName: "PATH"))
+    var image: String?
+
+    @Flag(name: .long, help: "Draw every touch point.")
+    var showTouches = false
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Write the event log to FILE, or - for stdout (each line flushed).", valueName: "FILE|-"))
+    var logEvents: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Record the input as a JSONL trace that `gestures replay` reproduces.", valueName: "FILE"))
+    var record: String?
+
+    @Option(name: .long, help: "The modifier that adds a simulated second finger: ctrl, alt or super.")
+    var simulateModifier: SimulateModifier = .ctrl
+
+    @Flag(name: .long, help: "The book's listing instead of accumulating transforms.")
+    var classic = false
+
+    @Option(name: .long, help: ArgumentHelp("Pixels per point (default: Xft.dpi / 96).", valueName: "S"))
+    var scale: Double?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Play a trace (JSONL or evemu) through the live window at its own pace.", valueName: "TRACE")
+    )
+    var replay: String?
+
+    @Option(name: .long, help: ArgumentHelp("Evemu device description for --replay.", valueName: "DESC"))
+    var device: String?
+
+    @Flag(name: .long, help: "Quit (status 0) one second after the --replay trace's last event.")
+    var exitAfterReplay = false
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Write PNGs of the window: one after every recognized gesture, and final.png at exit.",
+            valueName: "DIR"))
+    var screenshotDir: String?
+
+    @Option(name: .long, help: ArgumentHelp("The X display (default: $DISPLAY).", valueName: "NAME"))
+    var display: String?
+
+    @Flag(name: .long, help: ArgumentHelp("Use core X events only, as without XInput 2.", visibility: .hidden))
+    var coreInput = false
+
+    func validate() throws {
+        if let scale, !(scale.isFinite && scale > 0 && scale <= 8) {
+            throw CommandFailure.usage("--scale: expected a number of pixels per point in (0, 8], got \(scale)")
+        }
+        if exitAfterReplay && replay == nil {
+            throw CommandFailure.usage("--exit-after-replay needs --replay TRACE")
+        }
+        if device != nil && replay == nil {
+            throw CommandFailure.usage("--device needs --replay TRACE")
+        }
+    }
+
+    func run() throws {
+        let status = try MainActor.assumeIsolated { () throws(CommandFailure) -> Int32 in try runShell() }
+        if status != 0 { throw ExitCode(status) }
+    }
+
+    @MainActor
+    private func runShell() throws(CommandFailure) -> Int32 {
+        let requestedSize = try parseSizeOption(size)
+        // Inputs first: bad input is status 2 before any window shows.
+        var trace: Trace?
+        if let replay {
+            do {
+                trace = try TraceReader.read(path: replay, size: requestedSize, device: device)
+            } catch {
+                throw .usage(error.description)
+            }
+        }
+        let picture = try loadPicture(explicit: image, needed: true)
+        var tour: [InputEvent] = []
+        if kiosk {
+            if let path = ResourceLocator.path(of: "tour.jsonl"),
+                let t = try? TraceReader.read(path: path, size: nil, device: nil)
+            {
+                tour = t.events
+            } else {
+                writeAll(2, "gestures: warning: the bundled tour (tour.jsonl) is missing; kiosk mode plays no tour\n")
+            }
+        }
+        let log = try logEvents.map { path throws(CommandFailure) in try LineSink(path: path, what: "--log-events") }
+        let recorder = try record.map { path throws(CommandFailure) in try LineSink(path: path, what: "--record") }
+        if let screenshotDir {
+            var st = stat()
+            if stat(screenshotDir, &st) != 0 && mkdir(screenshotDir, 0o755) != 0 {
+                throw .usage("--screenshot-dir: cannot create \(screenshotDir)")
+            }
+        }
+
+        var options = ShellOptions()
+        options.display = display
+        options.size =
+            requestedSize ?? (trace?.viewportFromTrace == true ? trace?.viewport : nil) ?? ShellOptions.defaultSize
+        options.fullscreen = fullscreen || kiosk
+        options.kiosk = kiosk
+        options.showTouches = showTouches
+        options.simulateModifier = simulateModifier
+        options.scale = scale
+        options.useXInput2 = !coreInput
+        let shell: X11Shell
+        do {
+            shell = try X11Shell(options: options)
+        } catch {
+            throw .runtime(error.description)
+        }
+
+        let scene = DemoScene(size: shell.size, image: picture, classic: classic)
+        var shots = 0
+        let screenshotDir = self.screenshotDir
+        scene.onLogLine = { line in
+            log?.write(line)
+            guard let dir = screenshotDir, line.contains("\"state\":\"ended\"") else { return }
+            shots += 1
+            let kind = Self.field("recognizer", in: line) ?? "gesture"
+            shell.requestScreenshot(dir + "/" + Self.twoDigits(shots) + "-" + kind + ".png")
+        }
+        if let recorder {
+            let writer = TraceWriter(sink: recorder)
+            shell.onInput = { [unowned shell] event in writer.write(event, viewport: shell.size) }
+        }
+        shell.onReady = { ready in
+            var line = JSONLine()
+            line.add("type", "ready")
+            line.add("t", ready.time)
+            line.add("window", Int(ready.window))
+            line.add("width", ready.size.width)
+            line.add("height", ready.size.height)
+            line.add("scale", ready.scale)
+            line.add("xinput", ready.xinputVersion)
+            log?.write(line.text)
+        }
+        shell.tour = tour
+        if let trace { shell.play(trace.events, exitWhenDone: exitAfterReplay) }
+        let status = shell.run(scene: scene) {
+            if let dir = screenshotDir { _ = shell.writePNG(to: dir + "/final.png") }
+            log?.write(scene.finalLine())
+        }
+        return status
+    }
+
+    private static func twoDigits(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+
+    /// The string value of `key` in a flat JSON line (recognizer names have no escapes).
+    private static func field(_ key: String, in line: String) -> String? {
+        guard let r = line.range(of: "\"\(key)\":\"") else { return nil }
+        let rest = line[r.upperBound...]
+        guard let end = rest.firstIndex(of: "\"") else { return nil }
+        return String(rest[..<end])
+    }
+}
+
+/// A file (or stdout for `-`) written one whole line per `write(2)`: nothing is buffered, so
+/// every line is out as it happens (DESIGN.md §4.2).
+final class LineSink {
+    private let fd: Int32
+    init(path: String, what: String) throws(CommandFailure) {
+        if path == "-" {
+            fd = 1
+        } else {
+            fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            if fd < 0 { throw .usage("\(what): cannot write \(path): \(String(cString: strerror(errno)))") }
+        }
+    }
+    func write(_ line: String) { writeAll(fd, line + "\n") }
+}
+
+/// Writes the input fed to the scene as a JSON Lines trace (DESIGN.md §4.1): the viewport line
+/// first (the window's size in points at the first event), then one line per touch change,
+/// touchpad pinch event, shake and wait, with the shell's times (seconds since launch, 6
+/// decimals — the very values the scene saw, so `gestures replay` reproduces the live log).
+/// Key commands other than Ctrl+Z are not input and are not recorded; a resize after the first
+/// event is not recorded either (the trace has one viewport).
+@MainActor
+final class TraceWriter {
+    private let sink: LineSink
+    private var wroteViewport = false
+    init(sink: LineSink) { self.sink = sink }
+
+    func write(_ event: InputEvent, viewport: Size) {
+        if !wroteViewport {
+            wroteViewport = true
+            var v = JSONLine()
+            v.add("type", "viewport")
+            v.add("width", viewport.width)
+            v.add("height", viewport.height)
+            sink.write(v.text)
+        }
+        switch event {
+        case .touches(let frame):
+            for c in frame.changes {
+                var l = JSONLine()
+                let type =
+                    switch c.phase {
+                    case .began: "down"
+                    case .moved: "move"
+                    case .ended: "up"
+                    case .cancelled: "cancel"
+                    }
+                l.add("type", type)
+                l.add("t", frame.timestamp)
+                l.add("id", c.id)
+                l.add("x", c.location.x)
+                l.add("y", c.location.y)
+                sink.write(l.text)
+            }
+        case .touchpadPinch(let p):
+            var l = JSONLine()
+            l.add("type", "pinch")
+            l.add("t", p.timestamp)
+            l.add("phase", p.phase.rawValue)
+            l.add("x", p.location.x)
+            l.add("y", p.location.y)
+            l.add("scale", p.scale)
+            l.add("angle", p.angleDelta)
+            sink.write(l.text)
+        case .shake(let t):
+            var l = JSONLine()
+            l.add("type", "shake")
+            l.add("t", t)
+            sink.write(l.text)
+        case .wait(let t):
+            var l = JSONLine()
+            l.add("type", "wait")
+            l.add("t", t)
+            sink.write(l.text)
+        }
+    }
+}
