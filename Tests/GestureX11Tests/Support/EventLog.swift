@@ -146,6 +146,7 @@ final class EventLog {
 
     /// The first line at index ≥ `start` that satisfies `predicate`, waiting up to `timeout`
     /// seconds for the app to write it.
+    @discardableResult
     func waitFor(
         _ what: String, from start: Int = 0, timeout: Double = 5,
         where predicate: (LogLine) -> Bool

@@ -70,29 +70,28 @@ final class GesturesApp {
 
     deinit { process.stop() }
 
-    /// Ready = the layout line is logged, the window is mapped, and its first frame is drawn
-    /// (input selection happens before mapping, so no injected event can be lost after this).
+    /// Ready = the layout line, then the `ready` line the app logs once its first frame is on
+    /// screen (input reaches the window from then on), with the window id and pixels per point.
     private func waitUntilReady(timeout: Double) throws {
-        let deadline = monotonicNow() + timeout
-        let (_, line) = try log.waitFor("layout line", timeout: timeout) { line in
+        let (_, first) = try log.waitFor("layout line", timeout: timeout) { line in
             !process.isRunning || line.type == "layout"
         }
+        let (_, ready) = try log.waitFor("ready line", timeout: timeout) { line in
+            !process.isRunning || line.type == "ready"
+        }
         guard process.isRunning else {
-            throw XTestError("gestures run exited with status \(process.status ?? -1)")
+            throw XTestError("gestures run exited with status \(process.wait(timeout: 1) ?? -1)")
         }
-        layout = line.layout!
-        guard
-            let window = connection.findWindow(
-                pid: process.pid, title: "Gestures", timeout: deadline - monotonicNow())
-        else { throw XTestError("no mapped window of gestures (pid \(process.pid)) appeared") }
-        self.window = window
+        guard let layout = first.layout, let id = ready.number("window") else {
+            throw XTestError("malformed layout or ready line: \(first) \(ready)")
+        }
+        self.layout = layout
+        window = Window(id)
+        guard let g = connection.geometry(of: window), g.viewable else {
+            throw XTestError("the ready line names window \(window), which is not mapped")
+        }
         updateGeometry()
-        let drawn = poll(timeout: max(0.5, deadline - monotonicNow()), interval: 0.01) {
-            () -> Bool? in
-            guard let shot = try? connection.screenshot(window) else { return nil }
-            return Set(shot.pixels).count >= 4 ? true : nil
-        }
-        guard drawn == true else { throw XTestError("the gestures window was never drawn") }
+        if let s = ready.number("scale"), s > 0 { scale = s }
     }
 
     /// Re-reads the window position and the pixel/point ratio.
@@ -186,7 +185,7 @@ final class GesturesApp {
 }
 
 /// `count + 1` points evenly spaced from `a` to `b`.
-func line(from a: LayoutPoint, to b: LayoutPoint, steps count: Int) -> [LayoutPoint] {
+func straightPath(from a: LayoutPoint, to b: LayoutPoint, steps count: Int) -> [LayoutPoint] {
     (0...count).map { i in
         let t = Double(i) / Double(count)
         return LayoutPoint(x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t)

@@ -105,7 +105,18 @@ final class XConnection {
         }
     }
 
-    deinit { XCloseDisplay(display) }
+    private var isOpen = true
+
+    /// Closes the connection. Close every test connection before its server goes away: Xlib
+    /// exits the process on an I/O error.
+    func close() {
+        if isOpen {
+            isOpen = false
+            XCloseDisplay(display)
+        }
+    }
+
+    deinit { close() }
 
     var root: Window { XDefaultRootWindow(display) }
     var screenWidth: Int { Int(XDisplayWidth(display, XDefaultScreen(display))) }
@@ -272,6 +283,31 @@ final class XConnection {
             }
             return nil
         }
+    }
+
+    /// WM_CLASS (instance, class) of a window.
+    func windowClass(of window: Window) -> (String, String)? {
+        var hint = XClassHint()
+        guard XGetClassHint(display, window, &hint) != 0 else { return nil }
+        defer {
+            if let n = hint.res_name { XFree(n) }
+            if let c = hint.res_class { XFree(c) }
+        }
+        guard let name = hint.res_name, let cls = hint.res_class else { return nil }
+        return (String(cString: name), String(cString: cls))
+    }
+
+    /// Asks the window to close, as a window manager's close button does (WM_DELETE_WINDOW).
+    func sendDeleteWindow(_ window: Window) {
+        var event = XEvent()
+        event.xclient.type = ClientMessage
+        event.xclient.window = window
+        event.xclient.message_type = XInternAtom(display, "WM_PROTOCOLS", 0)
+        event.xclient.format = 32
+        let delete = XInternAtom(display, "WM_DELETE_WINDOW", 0)
+        event.xclient.data.l = (Int(bitPattern: delete), 0, 0, 0, 0)
+        XSendEvent(display, window, 0, 0, &event)
+        sync()
     }
 
     func resize(_ window: Window, width: Int, height: Int) {

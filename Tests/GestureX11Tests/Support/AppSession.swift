@@ -1,0 +1,136 @@
+import CX11
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A test X server, a test client connection and `gestures run`, torn down in the safe order:
+/// the app, then the connection (Xlib exits on a dead server), then the server.
+final class AppSession {
+    let display: String
+    let connection: XConnection
+    let app: GesturesApp
+    private var stopServer: (() -> Void)?
+
+    /// The app on a fresh Xvfb.
+    convenience init(arguments: [String] = [], size: String = "1024x768") throws {
+        let server = try TestXServer()
+        try self.init(display: server.display, arguments: arguments, size: size) {
+            server.stop()
+        }
+    }
+
+    /// The app on an already running server (stopped with the session).
+    init(
+        display: String, arguments: [String] = [], size: String = "1024x768",
+        stop: @escaping () -> Void
+    ) throws {
+        self.display = display
+        stopServer = stop
+        do {
+            connection = try XConnection(display)
+        } catch {
+            stop()
+            throw error
+        }
+        do {
+            app = try GesturesApp(
+                on: display, connection: connection, arguments: arguments, size: size)
+        } catch {
+            connection.close()
+            stop()
+            throw error
+        }
+    }
+
+    func close() {
+        app.process.stop()
+        connection.close()
+        stopServer?()
+        stopServer = nil
+    }
+
+    deinit { close() }
+}
+
+// MARK: - Log checks shared by the tests
+
+extension GesturesApp {
+    /// The gesture lines of `recognizer` from log index `start` on.
+    func lines(of recognizer: String, from start: Int = 0) -> [LogLine] {
+        log.lines(from: start).filter { $0.isGesture && $0.recognizer == recognizer }
+    }
+
+    /// Waits for `recognizer` to reach `state` (after log index `start`).
+    @discardableResult
+    func waitFor(
+        _ recognizer: String, _ state: String, from start: Int = 0, timeout: Double = 5
+    ) throws -> LogLine {
+        try log.waitFor("\(recognizer) \(state) line", from: start, timeout: timeout) {
+            $0.isGesture && $0.recognizer == recognizer && $0.state == state
+        }.line
+    }
+}
+
+/// A one-line summary of some log lines for failure messages.
+func summary(_ lines: [LogLine]) -> String {
+    lines.map(\.text).joined(separator: "\n")
+}
+
+// MARK: - Pixel checks
+
+extension Screenshot {
+    /// The fraction of the pixels of `rect` (window pixels) within `tolerance` of `color`.
+    func fraction(of color: UInt32, in rect: LayoutRect, tolerance: Int = 3) -> Double {
+        let px = pixels(in: rect)
+        guard !px.isEmpty else { return 0 }
+        return Double(px.filter { colorDistance($0, color) <= tolerance }.count) / Double(px.count)
+    }
+
+    /// How well `after` shows this picture moved by `mapping` (window pixels → window pixels):
+    /// over a grid of sample points in `rect` whose colour is not `ignoring` (the background
+    /// showing through a transparent image), the fraction whose mapped pixel in `after` has
+    /// the same colour (within `tolerance`, for resampling). Sample points that map outside
+    /// `after` are skipped.
+    func match(
+        _ after: Screenshot, in rect: LayoutRect, ignoring background: UInt32,
+        tolerance: Int = 40, mapping: (Double, Double) -> (Double, Double)
+    ) -> (fraction: Double, samples: Int) {
+        var samples = 0
+        var matched = 0
+        let steps = 40
+        for i in 0..<steps {
+            for j in 0..<steps {
+                let x = rect.x + rect.width * (Double(i) + 0.5) / Double(steps)
+                let y = rect.y + rect.height * (Double(j) + 0.5) / Double(steps)
+                let xi = Int(x)
+                let yi = Int(y)
+                guard xi >= 0, yi >= 0, xi < width, yi < height else { continue }
+                let before = pixel(xi, yi)
+                guard colorDistance(before, background) > 12 else { continue }
+                let (mx, my) = mapping(x, y)
+                let mxi = Int(mx)
+                let myi = Int(my)
+                guard mxi >= 0, myi >= 0, mxi < after.width, myi < after.height else { continue }
+                samples += 1
+                if colorDistance(after.pixel(mxi, myi), before) <= tolerance { matched += 1 }
+            }
+        }
+        return (samples == 0 ? 0 : Double(matched) / Double(samples), samples)
+    }
+}
+
+/// 0xRRGGBB of a colour with components 0…1, as Cairo writes it to a 24-bit visual.
+func rgb(_ r: Double, _ g: Double, _ b: Double) -> UInt32 {
+    func c(_ v: Double) -> UInt32 { UInt32((v * 255).rounded()) }
+    return c(r) << 16 | c(g) << 8 | c(b)
+}
+
+// MARK: - Keysyms (X11/keysymdef.h)
+
+enum Keysym {
+    static let controlL: Int32 = 0xffe3
+    static let shiftL: Int32 = 0xffe1
+    static let z: Int32 = 0x7a
+}
