@@ -121,7 +121,7 @@ extension GestureRecognizerDelegate {
 @MainActor
 open class GestureRecognizer {
     /// Name in the event log.
-    public var name: String
+    @exclusivity(unchecked) public var name: String
     public let kind: GestureKind
     /// Continuous recognizers (pan, pinch…) begin, change and end; discrete ones (tap, swipe,
     /// shake) go straight to `ended` (recognized).
@@ -130,7 +130,7 @@ open class GestureRecognizer {
     /// The view the recognizer is attached to. UIKit: `view`.
     public internal(set) weak var view: View?
     /// UIKit: `cancelsTouchesInView` (default true).
-    public var cancelsTouchesInView = true
+    @exclusivity(unchecked) public var cancelsTouchesInView = true
     /// UIKit: `isEnabled`. Turning it off cancels an active gesture and drops a possible one.
     public var isEnabled = true {
         didSet {
@@ -140,29 +140,34 @@ open class GestureRecognizer {
 
     /// The touches this recognizer tracks: those delivered to it since it last reset and still
     /// down, plus those ending in the current frame (removed after the frame).
-    public internal(set) var touches: [Touch] = []
+    @exclusivity(unchecked) public internal(set) var touches: [Touch] = []
     /// UIKit: `numberOfTouches`.
     open var numberOfTouches: Int { touchpadActive ? 2 : touches.count }
 
     // Internal bookkeeping, owned by the dispatcher.
-    var stateStorage: GestureState = .possible
-    var pending: Pending = .none
-    var failureRequirements: [WeakRecognizer] = []
-    private var actions: [(GestureRecognizer) -> Void] = []
-    weak var dispatcher: TouchDispatcher?
-    var isInvolved = false
+    @exclusivity(unchecked) var stateStorage: GestureState = .possible
+    @exclusivity(unchecked) var pending: Pending = .none
+    @exclusivity(unchecked) var failureRequirements: [WeakRecognizer] = []
+    @exclusivity(unchecked) private var actions: [(GestureRecognizer) -> Void] = []
+    /// Strong while the recognizer takes part in an interaction (the dispatcher sets it when it
+    /// delivers the first touch and drops it at reset). Not weak: a weak reference gives the
+    /// object a side table and makes every retain/release on the hot path take the slow path.
+    @exclusivity(unchecked) var dispatcher: TouchDispatcher?
+    @exclusivity(unchecked) var isInvolved = false
     /// Serial numbers of every touch (or touchpad gesture) received since the last reset: two
     /// recognizers conflict when these intersect.
-    var receivedSerials: [UInt64] = []
-    var touchpadActive = false
-    var touchpadLocation = Point.zero
-    var timerToken: Scheduler.Token?
-    var lastReported: (location: Point, touches: Int, values: GestureValues)?
+    @exclusivity(unchecked) var receivedSerials: [UInt64] = []
+    @exclusivity(unchecked) var touchpadActive = false
+    /// False while `commit` builds values for no listener: subclasses then report zero velocity.
+    @exclusivity(unchecked) var velocityForLog = true
+    @exclusivity(unchecked) var touchpadLocation = Point.zero
+    @exclusivity(unchecked) var timerToken: Scheduler.Token?
+    @exclusivity(unchecked) var lastReported: (location: Point, touches: Int, values: GestureValues)?
     // Scratch lists, reused every frame so that steady-state delivery does not allocate.
-    var scratchBegan: [Touch] = []
-    var scratchMoved: [Touch] = []
-    var scratchEnded: [Touch] = []
-    var scratchCancelled: [Touch] = []
+    @exclusivity(unchecked) var scratchBegan: [Touch] = []
+    @exclusivity(unchecked) var scratchMoved: [Touch] = []
+    @exclusivity(unchecked) var scratchEnded: [Touch] = []
+    @exclusivity(unchecked) var scratchCancelled: [Touch] = []
 
     enum Pending { case none, recognized, began, beganThenEnded, beganThenCancelled }
 
@@ -247,8 +252,9 @@ open class GestureRecognizer {
     public func setTimer(at deadline: Double) {
         cancelTimer()
         guard let d = dispatcher else { return }
-        timerToken = d.scheduler.schedule(at: deadline) { [weak self, weak d] in
-            guard let self, let d else { return }
+        // The scheduler belongs to the dispatcher, and an involved recognizer cannot go away
+        // before its timer is cancelled at reset: neither capture can dangle.
+        timerToken = d.scheduler.schedule(at: deadline) { [unowned(unsafe) self, unowned(unsafe) d] in
             self.timerToken = nil
             d.timerFired(for: self)
         }
@@ -380,7 +386,11 @@ open class GestureRecognizer {
     func commit(_ next: GestureState) {
         let loc = locationInWindow
         let n = numberOfTouches
+        // Velocities only matter to the log: without a listener, skip the least-squares fits
+        // (the changed-suppression below ignores velocities anyway).
+        velocityForLog = dispatcher?.onTransition != nil
         let values = logValues
+        velocityForLog = true
         if next == .changed, let last = lastReported, last.touches == n,
             last.location == loc || (!loc.isFinite && !last.location.isFinite),
             last.values.sameIgnoringVelocity(values)
@@ -389,6 +399,7 @@ open class GestureRecognizer {
         }
         stateStorage = next
         lastReported = (loc, n, values)
+        if next.isFinished { dispatcher?.needsHousekeeping = true }
         if next != .failed {
             for action in actions { action(self) }
         }
@@ -409,6 +420,7 @@ open class GestureRecognizer {
         touchpadActive = false
         lastReported = nil
         reset()
+        dispatcher = nil
     }
 
     private func disable() {

@@ -11,19 +11,19 @@
 @MainActor
 public final class LongPressGestureRecognizer: GestureRecognizer {
     /// UIKit: `minimumPressDuration` (0.5 s).
-    public var minimumPressDuration = 0.5
+    @exclusivity(unchecked) public var minimumPressDuration = 0.5
     /// UIKit: `allowableMovement` (10 pt).
-    public var allowableMovement = 10.0
+    @exclusivity(unchecked) public var allowableMovement = 10.0
     /// UIKit: `numberOfTouchesRequired` (1).
-    public var numberOfTouchesRequired = 1
+    @exclusivity(unchecked) public var numberOfTouchesRequired = 1
     /// UIKit: `numberOfTapsRequired` (0).
-    public var numberOfTapsRequired = 0
+    @exclusivity(unchecked) public var numberOfTapsRequired = 0
     /// The longest pause between the preliminary taps: 0.3 s.
-    public var maximumTapGap = 0.3
+    @exclusivity(unchecked) public var maximumTapGap = 0.3
 
-    private var tapsDone = 0
-    private var inTap = false
-    private var pressing = false
+    @exclusivity(unchecked) private var tapsDone = 0
+    @exclusivity(unchecked) private var inTap = false
+    @exclusivity(unchecked) private var pressing = false
 
     public init(name: String? = nil) {
         super.init(kind: .longPress, name: name, continuous: true)

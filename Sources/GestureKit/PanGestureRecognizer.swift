@@ -14,17 +14,17 @@
 @MainActor
 public class PanGestureRecognizer: GestureRecognizer {
     /// UIKit: `minimumNumberOfTouches` (1).
-    public var minimumNumberOfTouches = 1
+    @exclusivity(unchecked) public var minimumNumberOfTouches = 1
     /// UIKit: `maximumNumberOfTouches` (unlimited).
-    public var maximumNumberOfTouches = Int.max
+    @exclusivity(unchecked) public var maximumNumberOfTouches = Int.max
     /// The movement that begins the gesture: 10 pt.
-    public var minimumMovement = 10.0
+    @exclusivity(unchecked) public var minimumMovement = 10.0
 
     /// Window-space translation accumulated before the current base.
-    var offset = Vector.zero
-    var base: Point?
-    var baseCount = 0
-    var tracker = VelocityTracker()
+    @exclusivity(unchecked) var offset = Vector.zero
+    @exclusivity(unchecked) var base: Point?
+    @exclusivity(unchecked) var baseCount = 0
+    let tracker = VelocityTracker()
 
     public init(name: String? = nil) {
         super.init(kind: .pan, name: name, continuous: true)
@@ -35,7 +35,7 @@ public class PanGestureRecognizer: GestureRecognizer {
     }
 
     public override var logValues: GestureValues {
-        .pan(translation: windowTranslation, velocity: windowVelocity)
+        .pan(translation: windowTranslation, velocity: velocityForLog ? windowVelocity : .zero)
     }
 
     /// The touches that count (down, first `maximumNumberOfTouches` of them).
@@ -64,7 +64,7 @@ public class PanGestureRecognizer: GestureRecognizer {
         if n == 0 || n != baseCount { return offset + (lastCentroid - base) }
         return offset + (c - base)
     }
-    private var lastCentroid = Point.zero
+    @exclusivity(unchecked) private var lastCentroid = Point.zero
 
     var windowVelocity: Vector {
         let v = tracker.velocity(at: now)

@@ -14,13 +14,13 @@
 @MainActor
 public final class PinchGestureRecognizer: GestureRecognizer {
     /// The change of distance that begins the gesture: 8 pt.
-    public var minimumDistanceChange = 8.0
-    private var pair = TouchPair()
-    private var baseScale = 1.0
-    private var baseDistance = 0.0
-    private var currentScale = 1.0
-    private var tracker = VelocityTracker()
-    private var lastMidpoint: Point?
+    @exclusivity(unchecked) public var minimumDistanceChange = 8.0
+    @exclusivity(unchecked) private var pair = TouchPair()
+    @exclusivity(unchecked) private var baseScale = 1.0
+    @exclusivity(unchecked) private var baseDistance = 0.0
+    @exclusivity(unchecked) private var currentScale = 1.0
+    private let tracker = VelocityTracker()
+    @exclusivity(unchecked) private var lastMidpoint: Point?
 
     public init(name: String? = nil) {
         super.init(kind: .pinch, name: name, continuous: true)
@@ -40,7 +40,9 @@ public final class PinchGestureRecognizer: GestureRecognizer {
     /// UIKit: `velocity`, scale per second.
     public var velocity: Double { tracker.velocity(at: now).x }
 
-    public override var logValues: GestureValues { .pinch(scale: currentScale, velocity: velocity) }
+    public override var logValues: GestureValues {
+        .pinch(scale: currentScale, velocity: velocityForLog ? velocity : 0)
+    }
 
     public override var numberOfTouches: Int { touchpadActive ? 2 : min(2, touches.count) }
 

@@ -12,13 +12,13 @@
 @MainActor
 public final class RotationGestureRecognizer: GestureRecognizer {
     /// The rotation that begins the gesture: 0.05 rad.
-    public var minimumRotation = 0.05
-    private var pair = TouchPair()
-    private var baseRotation = 0.0
-    private var accumulated = 0.0
-    private var lastAngle = 0.0
-    private var tracker = VelocityTracker()
-    private var lastMidpoint: Point?
+    @exclusivity(unchecked) public var minimumRotation = 0.05
+    @exclusivity(unchecked) private var pair = TouchPair()
+    @exclusivity(unchecked) private var baseRotation = 0.0
+    @exclusivity(unchecked) private var accumulated = 0.0
+    @exclusivity(unchecked) private var lastAngle = 0.0
+    private let tracker = VelocityTracker()
+    @exclusivity(unchecked) private var lastMidpoint: Point?
 
     public init(name: String? = nil) {
         super.init(kind: .rotation, name: name, continuous: true)
@@ -38,7 +38,9 @@ public final class RotationGestureRecognizer: GestureRecognizer {
     /// UIKit: `velocity`, radians per second.
     public var velocity: Double { tracker.velocity(at: now).x }
 
-    public override var logValues: GestureValues { .rotation(rotation: rotation, velocity: velocity) }
+    public override var logValues: GestureValues {
+        .rotation(rotation: rotation, velocity: velocityForLog ? velocity : 0)
+    }
 
     public override var numberOfTouches: Int { touchpadActive ? 2 : min(2, touches.count) }
 

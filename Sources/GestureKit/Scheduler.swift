@@ -15,9 +15,9 @@ public final class Scheduler {
         var action: @MainActor () -> Void
     }
     /// The current time, seconds. Never goes backwards.
-    public private(set) var now: Double = 0
-    private var entries: [Entry] = []
-    private var nextToken: UInt64 = 0
+    @exclusivity(unchecked) public private(set) var now: Double = 0
+    @exclusivity(unchecked) private var entries: [Entry] = []
+    @exclusivity(unchecked) private var nextToken: UInt64 = 0
 
     public init() {
         entries.reserveCapacity(16)

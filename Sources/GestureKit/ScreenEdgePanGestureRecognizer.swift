@@ -31,12 +31,12 @@ public struct RectEdge: OptionSet, Hashable, Sendable, CustomStringConvertible {
 @MainActor
 public final class ScreenEdgePanGestureRecognizer: PanGestureRecognizer {
     /// UIKit: `edges` (default none: set it).
-    public var edges: RectEdge = []
+    @exclusivity(unchecked) public var edges: RectEdge = []
     /// How close to the edge the first touch must land: 20 pt.
-    public var edgeDistance = 20.0
-    public private(set) var recognizedEdge: RectEdge = []
-    private weak var first: Touch?
-    private var checkedDirection = false
+    @exclusivity(unchecked) public var edgeDistance = 20.0
+    @exclusivity(unchecked) public private(set) var recognizedEdge: RectEdge = []
+    @exclusivity(unchecked) private var first: Touch?
+    @exclusivity(unchecked) private var checkedDirection = false
 
     public override init(name: String? = nil) {
         super.init(kind: .screenEdgePan, name: name)
@@ -44,7 +44,8 @@ public final class ScreenEdgePanGestureRecognizer: PanGestureRecognizer {
     }
 
     public override var logValues: GestureValues {
-        .screenEdgePan(translation: windowTranslation, velocity: windowVelocity, edge: recognizedEdge)
+        .screenEdgePan(
+            translation: windowTranslation, velocity: velocityForLog ? windowVelocity : .zero, edge: recognizedEdge)
     }
 
     public override func touchesBegan(_ touches: [Touch]) {

@@ -35,23 +35,23 @@ public struct SwipeDirection: OptionSet, Hashable, Sendable, CustomStringConvert
 @MainActor
 public final class SwipeGestureRecognizer: GestureRecognizer {
     /// UIKit: `direction` (default `.right`).
-    public var direction: SwipeDirection = .right
+    @exclusivity(unchecked) public var direction: SwipeDirection = .right
     /// UIKit: `numberOfTouchesRequired` (1).
-    public var numberOfTouchesRequired = 1
-    public var minimumDistance = 50.0
-    public var minimumSpeed = 300.0
-    public var axisRatio = 1.5
-    public var maximumDuration = 0.5
+    @exclusivity(unchecked) public var numberOfTouchesRequired = 1
+    @exclusivity(unchecked) public var minimumDistance = 50.0
+    @exclusivity(unchecked) public var minimumSpeed = 300.0
+    @exclusivity(unchecked) public var axisRatio = 1.5
+    @exclusivity(unchecked) public var maximumDuration = 0.5
     /// The tolerance of the reversal rule: 10 pt.
-    public var reversalTolerance = 10.0
+    @exclusivity(unchecked) public var reversalTolerance = 10.0
     /// The direction recognized (empty before).
-    public private(set) var recognizedDirection: SwipeDirection = []
+    @exclusivity(unchecked) public private(set) var recognizedDirection: SwipeDirection = []
 
-    private var startTime = 0.0
-    private var start: Point?
-    private var extremeX = 0.0
-    private var extremeY = 0.0
-    private var seenTouches = 0
+    @exclusivity(unchecked) private var startTime = 0.0
+    @exclusivity(unchecked) private var start: Point?
+    @exclusivity(unchecked) private var extremeX = 0.0
+    @exclusivity(unchecked) private var extremeY = 0.0
+    @exclusivity(unchecked) private var seenTouches = 0
 
     public init(name: String? = nil) {
         super.init(kind: .swipe, name: name, continuous: false)

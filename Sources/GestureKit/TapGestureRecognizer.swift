@@ -12,28 +12,28 @@
 @MainActor
 public final class TapGestureRecognizer: GestureRecognizer {
     /// UIKit: `numberOfTapsRequired` (default 1).
-    public var numberOfTapsRequired = 1
+    @exclusivity(unchecked) public var numberOfTapsRequired = 1
     /// UIKit: `numberOfTouchesRequired` (default 1).
-    public var numberOfTouchesRequired = 1
+    @exclusivity(unchecked) public var numberOfTouchesRequired = 1
     /// How far a touch may move from where it went down: 10 pt.
-    public var allowableMovement = 10.0
+    @exclusivity(unchecked) public var allowableMovement = 10.0
     /// How long a touch may stay down: 0.5 s.
-    public var maximumTapDuration = 0.5
+    @exclusivity(unchecked) public var maximumTapDuration = 0.5
     /// The longest pause between a lift and the next tap: 0.3 s.
-    public var maximumTapGap = 0.3
+    @exclusivity(unchecked) public var maximumTapGap = 0.3
     /// How far later taps may land from the first: 40 pt.
-    public var maximumTapDistance = 40.0
+    @exclusivity(unchecked) public var maximumTapDistance = 40.0
 
     /// Completed taps in the current sequence.
-    public private(set) var tapCount = 0
+    @exclusivity(unchecked) public private(set) var tapCount = 0
     /// Touches seen in the current tap.
-    public private(set) var touchesInTap = 0
-    private var tapInProgress = false
-    private var firstTapLocation: Point?
-    private var liftSumX = 0.0
-    private var liftSumY = 0.0
-    private var liftCount = 0
-    private var tapLocation: Point?
+    @exclusivity(unchecked) public private(set) var touchesInTap = 0
+    @exclusivity(unchecked) private var tapInProgress = false
+    @exclusivity(unchecked) private var firstTapLocation: Point?
+    @exclusivity(unchecked) private var liftSumX = 0.0
+    @exclusivity(unchecked) private var liftSumY = 0.0
+    @exclusivity(unchecked) private var liftCount = 0
+    @exclusivity(unchecked) private var tapLocation: Point?
 
     public init(name: String? = nil) {
         super.init(kind: .tap, name: name, continuous: false)

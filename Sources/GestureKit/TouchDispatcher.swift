@@ -20,15 +20,15 @@ public final class TouchDispatcher {
     public let root: View
     public let scheduler = Scheduler()
     /// Called for every state transition, in order, after the recognizer's actions ran.
-    public var onTransition: ((GestureTransition) -> Void)?
+    @exclusivity(unchecked) public var onTransition: ((GestureTransition) -> Void)?
     /// The touches currently down.
-    public private(set) var activeTouches: [Touch] = []
+    @exclusivity(unchecked) public private(set) var activeTouches: [Touch] = []
     /// Recognizers taking part in the current interaction, in the order they joined.
-    private(set) var involved: [GestureRecognizer] = []
-    private var serial: UInt64 = 0
-    private var frameTouches: [Touch] = []
-    private var touchpadRecognizers: [GestureRecognizer] = []
-    private var viewScratch: [Touch] = []
+    @exclusivity(unchecked) private(set) var involved: [GestureRecognizer] = []
+    @exclusivity(unchecked) private var serial: UInt64 = 0
+    @exclusivity(unchecked) private var frameTouches: [Touch] = []
+    @exclusivity(unchecked) private var touchpadRecognizers: [GestureRecognizer] = []
+    @exclusivity(unchecked) private var viewScratch: [Touch] = []
 
     public init(root: View) {
         self.root = root
@@ -66,7 +66,7 @@ public final class TouchDispatcher {
     }
 
     private func endInstant(_ t: Double) {
-        housekeeping()
+        if needsHousekeeping { housekeeping() }
         scheduler.advance(to: t, inclusive: true) { self.housekeeping() }
     }
 
@@ -97,7 +97,7 @@ public final class TouchDispatcher {
                 }
                 touch.phase = change.phase
                 touch.timestamp = t
-                if !frameTouches.contains(where: { $0 === touch }) { frameTouches.append(touch) }
+                addToFrame(touch)
             }
         }
         // 2. Sort each touch into its recognizers' scratch lists.
@@ -121,16 +121,27 @@ public final class TouchDispatcher {
         // 4. Raw touches to the views.
         deliverToViews()
         // 5. Touches that ended leave the active list; recognizers drop them in housekeeping.
-        activeTouches.removeAll { $0.phase == .ended || $0.phase == .cancelled }
+        var i2 = 0
+        var anyEnded = false
+        while i2 < frameTouches.count {
+            let touch = frameTouches[i2]
+            touch.isInFrame = false
+            if touch.phase == .ended || touch.phase == .cancelled { anyEnded = true }
+            i2 += 1
+        }
+        if anyEnded {
+            activeTouches.removeAll { $0.phase == .ended || $0.phase == .cancelled }
+            needsHousekeeping = true
+        }
         endInstant(t)
     }
 
     private func deliver(to r: GestureRecognizer) {
         defer {
-            r.scratchBegan.removeAll(keepingCapacity: true)
-            r.scratchMoved.removeAll(keepingCapacity: true)
-            r.scratchEnded.removeAll(keepingCapacity: true)
-            r.scratchCancelled.removeAll(keepingCapacity: true)
+            if !r.scratchBegan.isEmpty { r.scratchBegan.removeAll(keepingCapacity: true) }
+            if !r.scratchMoved.isEmpty { r.scratchMoved.removeAll(keepingCapacity: true) }
+            if !r.scratchEnded.isEmpty { r.scratchEnded.removeAll(keepingCapacity: true) }
+            if !r.scratchCancelled.isEmpty { r.scratchCancelled.removeAll(keepingCapacity: true) }
         }
         if !r.scratchBegan.isEmpty && r.acceptsInput { r.touchesBegan(r.scratchBegan) }
         if !r.scratchMoved.isEmpty && r.acceptsInput { r.touchesMoved(r.scratchMoved) }
@@ -167,8 +178,18 @@ public final class TouchDispatcher {
     }
 
     private func touch(withID id: Int) -> Touch? {
-        for t in activeTouches where t.id == id { return t }
+        var i = 0
+        while i < activeTouches.count {
+            if activeTouches[i].id == id { return activeTouches[i] }
+            i += 1
+        }
         return nil
+    }
+
+    private func addToFrame(_ touch: Touch) {
+        if touch.isInFrame { return }
+        touch.isInFrame = true
+        frameTouches.append(touch)
     }
 
     private func move(_ touch: Touch, to location: Point, at t: Double) {
@@ -176,8 +197,8 @@ public final class TouchDispatcher {
         touch.previousLocationInWindow = touch.locationInWindow
         touch.locationInWindow = location
         touch.timestamp = t
-        if touch.phase == .began && !frameTouches.contains(where: { $0 === touch }) { touch.phase = .moved }
-        if !frameTouches.contains(where: { $0 === touch }) { frameTouches.append(touch) }
+        if touch.phase == .began && !touch.isInFrame { touch.phase = .moved }
+        addToFrame(touch)
     }
 
     private func beginTouch(id: Int, at location: Point, time t: Double) {
@@ -197,7 +218,7 @@ public final class TouchDispatcher {
             v = view.superview
         }
         activeTouches.append(touch)
-        frameTouches.append(touch)
+        addToFrame(touch)
     }
 
     private func involve(_ r: GestureRecognizer) {
@@ -214,8 +235,13 @@ public final class TouchDispatcher {
         if r.acceptsInput { r.timerFired() }
     }
 
+    /// Set when housekeeping may have something to do: a touch ended, a recognizer finished,
+    /// a timer fired. Frames of plain moves skip it.
+    var needsHousekeeping = false
+
     /// Drops ended touches, fails abandoned possible recognizers, resets finished ones.
     func housekeeping() {
+        needsHousekeeping = false
         var i = 0
         while i < involved.count {
             let r = involved[i]
@@ -399,6 +425,7 @@ public final class TouchDispatcher {
             if r.acceptsInput { r.touchpadPinch(e) }
         }
         if e.phase == .end || e.phase == .cancel {
+            needsHousekeeping = true
             for r in touchpadRecognizers { r.touchpadActive = false }
             touchpadRecognizers.removeAll()
         }

@@ -6,8 +6,9 @@ import RealModule
 /// value and measures from the new pair's geometry, so the value never jumps.
 @MainActor
 struct TouchPair {
-    weak var first: Touch?
-    weak var second: Touch?
+    // Strong (cleared at reset): weak references would give every Touch a side table.
+    var first: Touch?
+    var second: Touch?
     /// Incremented at every change of the complete pair (the owner re-bases when it changes).
     private(set) var generation = 0
 

@@ -5,8 +5,10 @@
 ///
 /// Learnt from Flutter's `VelocityTracker` (least squares over a 100 ms horizon, at most 20
 /// samples, 40 ms "assume pointer stopped"); UIKit does not document its estimator.
-/// A fixed ring buffer: recording never allocates.
-public struct VelocityTracker: Sendable {
+///
+/// A class over one ring buffer allocated at creation: recording and querying never allocate
+/// and never copy the buffer.
+public final class VelocityTracker {
     /// Samples older than this (relative to the newest) are ignored: 100 ms.
     public static let horizon = 0.100
     /// At most this many samples: 20.
@@ -14,89 +16,82 @@ public struct VelocityTracker: Sendable {
     /// The velocity is zero when the newest sample is older than this at query time: 40 ms.
     public static let staleAfter = 0.040
 
-    private var xs = Ring()
-    private var ys = Ring()
-    private var ts = Ring()
-    private var head = 0
-    private var count = 0
+    /// (t, x, y) triples.
+    private let buffer: UnsafeMutablePointer<Double>
+    @exclusivity(unchecked) private var head = 0
+    @exclusivity(unchecked) private var count = 0
 
-    public init() {}
+    public init() {
+        buffer = .allocate(capacity: Self.capacity * 3)
+        buffer.initialize(repeating: 0, count: Self.capacity * 3)
+    }
+
+    deinit {
+        buffer.deallocate()
+    }
 
     /// Forgets every sample (after a re-base: `setTranslation`, setting `scale`…).
-    public mutating func reset() {
+    public func reset() {
         head = 0
         count = 0
     }
 
-    /// Records a 2-D sample. Non-finite samples are ignored.
-    public mutating func add(time: Double, x: Double, y: Double = 0) {
+    /// The number of samples held.
+    public var sampleCount: Int { count }
+
+    /// Records a 2-D sample. Non-finite samples and samples older than the newest are ignored.
+    public func add(time: Double, x: Double, y: Double = 0) {
         guard time.isFinite, x.isFinite, y.isFinite else { return }
-        if count > 0 {
-            let last = ts[(head + Self.capacity - 1) % Self.capacity]
-            if time < last { return }
-        }
-        ts[head] = time
-        xs[head] = x
-        ys[head] = y
+        if count > 0 && time < buffer[((head + Self.capacity - 1) % Self.capacity) * 3] { return }
+        let k = head * 3
+        buffer[k] = time
+        buffer[k + 1] = x
+        buffer[k + 2] = y
         head = (head + 1) % Self.capacity
-        count = min(count + 1, Self.capacity)
+        if count < Self.capacity { count += 1 }
     }
 
     /// The velocity (units per second) at `now`: per axis, the slope of the least-squares line
     /// through the recent samples.
     public func velocity(at now: Double) -> (x: Double, y: Double) {
         guard count >= 2 else { return (0, 0) }
-        let newest = (head + Self.capacity - 1) % Self.capacity
-        let tNew = ts[newest]
+        let cap = Self.capacity
+        let newest = (head + cap - 1) % cap
+        let tNew = buffer[newest * 3]
         guard now - tNew <= Self.staleAfter + 1e-9 else { return (0, 0) }
-        var n = 0.0
+        // Pass 1: how many samples are inside the horizon, and their means.
+        var n = 0
         var st = 0.0
         var sx = 0.0
         var sy = 0.0
-        var i = 0
-        while i < count {
-            let k = (newest + Self.capacity - i) % Self.capacity
-            let dt = ts[k] - tNew
+        while n < count {
+            let k = ((newest + cap - n) % cap) * 3
+            let dt = buffer[k] - tNew
             if -dt > Self.horizon + 1e-9 { break }
-            n += 1
             st += dt
-            sx += xs[k]
-            sy += ys[k]
-            i += 1
+            sx += buffer[k + 1]
+            sy += buffer[k + 2]
+            n += 1
         }
         guard n >= 2 else { return (0, 0) }
-        let mt = st / n
-        let mx = sx / n
-        let my = sy / n
+        let count = Double(n)
+        let mt = st / count
+        let mx = sx / count
+        let my = sy / count
+        // Pass 2: the slopes.
         var stt = 0.0
         var stx = 0.0
         var sty = 0.0
-        for j in 0..<Int(n) {
-            let k = (newest + Self.capacity - j) % Self.capacity
-            let dt = ts[k] - tNew - mt
+        for j in 0..<n {
+            let k = ((newest + cap - j) % cap) * 3
+            let dt = buffer[k] - tNew - mt
             stt += dt * dt
-            stx += dt * (xs[k] - mx)
-            sty += dt * (ys[k] - my)
+            stx += dt * (buffer[k + 1] - mx)
+            sty += dt * (buffer[k + 2] - my)
         }
         guard stt > 0 else { return (0, 0) }
         let vx = stx / stt
         let vy = sty / stt
         return (vx.isFinite ? vx : 0, vy.isFinite ? vy : 0)
-    }
-}
-
-/// 20 doubles inline (no heap).
-struct Ring: Sendable {
-    private var storage:
-        (
-            Double, Double, Double, Double, Double, Double, Double, Double, Double, Double,
-            Double, Double, Double, Double, Double, Double, Double, Double, Double, Double
-        ) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-    subscript(i: Int) -> Double {
-        get { withUnsafeBytes(of: storage) { $0.load(fromByteOffset: i * 8, as: Double.self) } }
-        set {
-            withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: newValue, toByteOffset: i * 8, as: Double.self) }
-        }
     }
 }

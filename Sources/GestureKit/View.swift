@@ -8,18 +8,18 @@
 @MainActor
 open class View {
     /// For logs and debugging.
-    public var name: String
-    public var center: Point
-    public var bounds: Rect
+    @exclusivity(unchecked) public var name: String
+    @exclusivity(unchecked) public var center: Point
+    @exclusivity(unchecked) public var bounds: Rect
     /// Applied about the centre. UIKit: `UIView.transform`.
-    public var transform: AffineTransform = .identity
+    @exclusivity(unchecked) public var transform: AffineTransform = .identity
     /// UIKit: `isUserInteractionEnabled`. A view with it off (and its subviews) is never hit.
-    public var isUserInteractionEnabled = true
+    @exclusivity(unchecked) public var isUserInteractionEnabled = true
     /// UIKit: `isHidden`. Hidden views are never hit.
-    public var isHidden = false
+    @exclusivity(unchecked) public var isHidden = false
     public private(set) weak var superview: View?
-    public private(set) var subviews: [View] = []
-    public private(set) var gestureRecognizers: [GestureRecognizer] = []
+    @exclusivity(unchecked) public private(set) var subviews: [View] = []
+    @exclusivity(unchecked) public private(set) var gestureRecognizers: [GestureRecognizer] = []
 
     public init(frame: Rect = .zero, name: String = "") {
         self.name = name
@@ -152,20 +152,22 @@ public final class Touch {
     public let id: Int
     /// The view the touch hit when it went down (UIKit: `view`); it keeps the touch when the
     /// finger leaves it.
-    public internal(set) weak var view: View?
-    public internal(set) var phase: TouchPhase
+    @exclusivity(unchecked) public internal(set) var view: View?
+    @exclusivity(unchecked) public internal(set) var phase: TouchPhase
     /// Window points.
-    public internal(set) var locationInWindow: Point
-    public internal(set) var previousLocationInWindow: Point
+    @exclusivity(unchecked) public internal(set) var locationInWindow: Point
+    @exclusivity(unchecked) public internal(set) var previousLocationInWindow: Point
     /// Where the touch went down, window points.
     public let initialLocationInWindow: Point
     /// When the touch went down / last changed, seconds.
     public let beganTimestamp: Double
-    public internal(set) var timestamp: Double
+    @exclusivity(unchecked) public internal(set) var timestamp: Double
     /// The recognizers the touch is delivered to (hit view's, then its ancestors').
-    public internal(set) var gestureRecognizers: [GestureRecognizer] = []
+    @exclusivity(unchecked) public internal(set) var gestureRecognizers: [GestureRecognizer] = []
+    /// True while the touch is in the dispatcher's list for the current frame.
+    var isInFrame = false
     /// Set once a recognizer with `cancelsTouchesInView` took the touch from its view.
-    public internal(set) var isCancelledForView = false
+    @exclusivity(unchecked) public internal(set) var isCancelledForView = false
 
     init(id: Int, view: View?, location: Point, timestamp: Double) {
         self.id = id

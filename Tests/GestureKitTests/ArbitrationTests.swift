@@ -308,7 +308,7 @@ final class SimultaneousDelegate: GestureRecognizerDelegate {
         h.root.addSubview(v)
         h.add(PanGestureRecognizer(name: "pan"), to: v)
         h.stroke(from: Point(x: 100, y: 100), to: Point(x: 600, y: 100), duration: 0.5, steps: 5)
-        #expect(h.log.lines.last == "0.51 pan ended (600,100) n=1 tr=[500,0] v=[0,0]")
+        #expect(h.log.lines.last == "0.51 pan ended (600,100) n=1 tr=[500,0] v=[1000,0]")
     }
 }
 
