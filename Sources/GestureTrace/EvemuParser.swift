@@ -252,12 +252,19 @@ struct EvemuParser {
 
     func parse(text: String, deviceText: String?) throws(TraceError) -> [InputEvent] {
         let recording = try Self.parseLines(text, file: file)
-        var ranges = recording.ranges
+        return try frames(recording.events, ranges: recording.ranges, deviceText: deviceText, unitsArePoints: false)
+    }
+
+    /// Touch frames from parsed events. `unitsArePoints`: without axis ranges, take device
+    /// units as points (Android getevent text has no header) instead of failing.
+    func frames(
+        _ events: [EvdevEvent], ranges recorded: [UInt16: AxisRange], deviceText: String?, unitsArePoints: Bool
+    ) throws(TraceError) -> [InputEvent] {
+        var ranges = recorded
         if let deviceText {
             let device = try Self.parseLines(deviceText, file: deviceFile)
             ranges.merge(device.ranges) { _, fromDevice in fromDevice }
         }
-        let events = recording.events
         guard let first = events.first else { return [] }
 
         var mode = Mode.singleTouch
@@ -272,8 +279,9 @@ struct EvemuParser {
         }
         let xCode = mode == .singleTouch ? EvdevCode.absX : EvdevCode.absMTPositionX
         let yCode = mode == .singleTouch ? EvdevCode.absY : EvdevCode.absMTPositionY
-        guard let xr = ranges[xCode] ?? ranges[EvdevCode.absX], let yr = ranges[yCode] ?? ranges[EvdevCode.absY]
-        else {
+        let xr = ranges[xCode] ?? ranges[EvdevCode.absX]
+        let yr = ranges[yCode] ?? ranges[EvdevCode.absY]
+        if (xr == nil || yr == nil) && !unitsArePoints {
             let line = first.line
             throw TraceError(
                 file: file, line: line,
@@ -281,12 +289,14 @@ struct EvemuParser {
                     "no axis ranges for the touch positions (no \"A: 35\"/\"A: 36\" or \"A: 00\"/\"A: 01\" header lines); give the device description with --device"
             )
         }
-        for (code, r) in [(xCode, xr), (yCode, yr)] where r.max <= r.min {
+        for (code, range) in [(xCode, xr), (yCode, yr)] {
+            guard let r = range, r.max <= r.min else { continue }
             throw TraceError(
                 file: file, line: first.line,
                 message: "axis \(String(code, radix: 16)) has an empty range (min \(r.min), max \(r.max))")
         }
-        var builder = FrameBuilder(start: first.time, scaler: Scaler(x: xr, y: yr, viewport: viewport))
+        let scaler = Scaler(x: xr, y: yr, viewport: viewport)
+        var builder = FrameBuilder(start: first.time, scaler: scaler)
         switch mode {
         case .protocolB: builder.protocolB(events)
         case .protocolA: builder.protocolA(events)
@@ -296,15 +306,15 @@ struct EvemuParser {
     }
 }
 
-/// Device units → viewport points.
+/// Device units → viewport points (units taken as points on an axis without a range).
 struct Scaler {
-    var x: AxisRange
-    var y: AxisRange
+    var x: AxisRange?
+    var y: AxisRange?
     var viewport: Size
 
     func point(_ dx: Int32, _ dy: Int32) -> Point {
-        let px = Double(Int(dx) - x.min) / Double(x.max - x.min) * viewport.width
-        let py = Double(Int(dy) - y.min) / Double(y.max - y.min) * viewport.height
+        let px = x.map { Double(Int(dx) - $0.min) / Double($0.max - $0.min) * viewport.width } ?? Double(dx)
+        let py = y.map { Double(Int(dy) - $0.min) / Double($0.max - $0.min) * viewport.height } ?? Double(dy)
         return Point(x: clamp(px, viewport.width), y: clamp(py, viewport.height))
     }
 

@@ -1,9 +1,9 @@
 import Foundation
 import GestureKit
 
-/// Reads trace files into input events: the JSON Lines trace of DESIGN.md §4.1 and `evemu-record`
-/// recordings (multitouch protocol B and A, single-touch devices; optionally gzipped). UIKit has
-/// no counterpart: this is the replay side of the project.
+/// Reads trace files into input events: the JSON Lines trace of DESIGN.md §4.1, `evemu-record`
+/// recordings (multitouch protocol B and A, single-touch devices; optionally gzipped) and
+/// Android `getevent -lt` text. UIKit has no counterpart: this is the replay side of the project.
 ///
 /// Nothing is returned from a file with an error: the first bad line throws a ``TraceError``
 /// naming the file, the line and what was expected.
@@ -11,7 +11,8 @@ public enum TraceReader {
     /// Reads and parses a trace file.
     ///
     /// The format is detected from the first meaningful line (`{` → JSON Lines; `#` or an evemu
-    /// prefix such as `N:` or `E:` → evemu). A path ending in `.gz`, or data starting with the
+    /// prefix such as `N:` or `E:` → evemu; `[ 12.345] EV_…` → getevent, whose units are points
+    /// unless `device` gives ranges). A path ending in `.gz`, or data starting with the
     /// gzip magic bytes, is decompressed first.
     ///
     /// - Parameters:
@@ -46,6 +47,13 @@ public enum TraceReader {
             let parser = EvemuParser(file: file, deviceFile: deviceFile ?? "device", viewport: viewport)
             let events = try parser.parse(text: text, deviceText: deviceText)
             return Trace(viewport: viewport, events: events, viewportFromTrace: false)
+        }
+        if let (line, _) = firstMeaningfulLine(text), GeteventParser.looks(like: line) {
+            let viewport = size ?? Trace.defaultViewport
+            let events = try GeteventParser(file: file).parseEvents(text)
+            let parser = EvemuParser(file: file, deviceFile: deviceFile ?? "device", viewport: viewport)
+            let frames = try parser.frames(events, ranges: [:], deviceText: deviceText, unitsArePoints: true)
+            return Trace(viewport: viewport, events: frames, viewportFromTrace: false)
         }
         if let (line, number) = firstMeaningfulLine(text), !line.hasPrefix("{"), !line.hasPrefix("[") {
             throw TraceError(

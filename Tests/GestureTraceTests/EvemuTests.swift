@@ -319,3 +319,81 @@ struct EvemuTests {
                     viewport: Size(width: 640, height: 480), events: [.shake(timestamp: 0.5)], viewportFromTrace: true))
     }
 }
+
+@Suite("Android getevent text")
+struct GeteventTests {
+    @Test func protocolAWithTrackingIDsInPoints() throws {
+        let text = """
+            [    1482.431904] EV_ABS       ABS_MT_POSITION_X    00000213
+            [    1482.431923] EV_ABS       ABS_MT_POSITION_Y    00000308
+            [    1482.431928] EV_ABS       ABS_MT_PRESSURE      00000010
+            [    1482.431937] EV_ABS       ABS_MT_TRACKING_ID   00000000
+            [    1482.431951] EV_SYN       SYN_MT_REPORT        00000000
+            [    1482.431956] EV_SYN       SYN_REPORT           00000000
+            [    1482.441956] EV_KEY       BTN_TOUCH            DOWN
+            [    1482.441957] EV_ABS       ABS_MT_POSITION_X    00000220
+            [    1482.441957] EV_ABS       ABS_MT_POSITION_Y    00000308
+            [    1482.441958] EV_ABS       ABS_MT_TRACKING_ID   00000000
+            [    1482.441959] EV_SYN       SYN_MT_REPORT        00000000
+            [    1482.441960] EV_SYN       SYN_REPORT           00000000
+            [    1482.473067] EV_SYN       SYN_MT_REPORT        00000000
+            [    1482.473085] EV_SYN       SYN_REPORT           00000000
+            """
+        let trace = try TraceReader.parse(text: text, file: "a.txt", size: nil, deviceText: nil)
+        #expect(trace.viewport == Size(width: 1024, height: 768))
+        // Units are points, clamped into the viewport (0x308 = 776 > 768).
+        #expect(trace.frames.first?.changes.first?.location == Point(x: 0x213, y: (768.0).nextDown))
+        let sized = try TraceReader.parse(
+            text: text, file: "a.txt", size: Size(width: 1000, height: 1000), deviceText: nil)
+        #expect(
+            sized.events == [
+                .touches(
+                    TouchFrame(
+                        timestamp: 0.000052,
+                        changes: [TouchChange(id: 1, phase: .began, location: Point(x: 0x213, y: 0x308))])),
+                .touches(
+                    TouchFrame(
+                        timestamp: 0.010056,
+                        changes: [TouchChange(id: 1, phase: .moved, location: Point(x: 0x220, y: 0x308))])),
+                .touches(
+                    TouchFrame(
+                        timestamp: 0.041181,
+                        changes: [TouchChange(id: 1, phase: .ended, location: Point(x: 0x220, y: 0x308))])),
+            ])
+    }
+
+    @Test(arguments: [
+        (
+            "[ 1.0] EV_ABS ABS_MT_POSITION_X",
+            "g.txt:1: expected \"[ <seconds>.<microseconds>] <type> <code> <value hex>\" (getevent -lt)"
+        ),
+        ("[ 1.0] EV_FOO ABS_MT_POSITION_X 00000001", "g.txt:1: unknown event type \"EV_FOO\""),
+        ("[ 1.0] EV_ABS ABS_FOO 00000001", "g.txt:1: unknown event code \"ABS_FOO\""),
+        ("[ 1.0] EV_ABS ABS_X 0000000g", "g.txt:1: expected a hexadecimal event value, got \"0000000g\""),
+    ])
+    func malformed(line: String, expected: String) {
+        #expect(throws: (any Error).self) {
+            try TraceReader.parse(text: line, file: "g.txt", size: nil, deviceText: nil)
+        }
+        do {
+            _ = try TraceReader.parse(text: line, file: "g.txt", size: nil, deviceText: nil)
+        } catch {
+            #expect(error.description == expected)
+        }
+    }
+
+    @Test(arguments: [
+        "Phone/phone-single-touch.txt", "Phone/phone-single-drag.txt", "Phone/phone-three-touches.txt",
+        "Phone/phone-two-finger-drag.txt", "Tablet/tablet-single-touch.txt", "Tablet/tablet-single-drag.txt",
+        "Tablet/tablet-three-touches.txt", "Tablet/tablet-two-finger-drag.txt",
+    ])
+    func realFiles(file: String) throws {
+        guard TouchData.isAvailable else { return }
+        let trace = try TouchData.read("android-getevent-monkeyhelper/" + file, size: Size(width: 2000, height: 2000))
+        let stats = TraceStats(trace)
+        #expect(stats.consistent)
+        #expect(stats.stillDown == 0)
+        #expect(stats.maxSimultaneous == (file.contains("two-finger") ? 2 : 1))
+        #expect(stats.downs == (file.contains("three-touches") ? 3 : file.contains("two-finger") ? 2 : 1))
+    }
+}
