@@ -54,3 +54,19 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Benchmarks (ordo-one/package-benchmark), built only on request so that the test build stays
+// lean: `GESTURES_BENCHMARKS=1 swift package benchmark` (see README).
+if Context.environment["GESTURES_BENCHMARKS"] != nil {
+    package.dependencies.append(
+        .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.0", traits: ["MallocInterposer"]))
+    package.targets.append(
+        .executableTarget(
+            name: "GestureBenchmarks",
+            dependencies: [
+                "GestureKit", "GesturesDemo",
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/GestureBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]))
+}
