@@ -80,7 +80,6 @@ struct EvemuParser {
     struct Parsed {
         var ranges: [UInt16: AxisRange] = [:]
         var events: [EvdevEvent] = []
-        var firstEventLine: Int?
     }
 
     /// Parses every line. A device description may be a whole recording: its events are checked
@@ -106,7 +105,6 @@ struct EvemuParser {
                 switch bytes[start] {
                 case UInt8(ascii: "E"):
                     parsed.events.append(try parseEvent(bytes[(start + 2)..<stop], line: n, file: file))
-                    if parsed.firstEventLine == nil { parsed.firstEventLine = n }
                     continue
                 case UInt8(ascii: "A"):
                     let rest = String(decoding: bytes[(start + 2)..<stop], as: UTF8.self)

@@ -42,6 +42,7 @@ public enum TraceReader {
     public static func parse(
         text: String, file: String, size: Size?, deviceText: String?, deviceFile: String? = nil
     ) throws(TraceError) -> Trace {
+        let text = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text  // a byte-order mark
         if isEvemu(text) {
             let viewport = size ?? Trace.defaultViewport
             let parser = EvemuParser(file: file, deviceFile: deviceFile ?? "device", viewport: viewport)

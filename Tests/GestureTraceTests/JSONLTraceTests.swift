@@ -93,6 +93,10 @@ struct JSONLTraceTests {
         #expect(!bare.viewportFromTrace)
     }
 
+    @Test func byteOrderMarkIsSkipped() throws {
+        #expect(try parse("\u{FEFF}{\"type\":\"shake\",\"t\":1}\n").events == [.shake(timestamp: 1)])
+    }
+
     @Test func emptyAndBlankTracesAreEmpty() throws {
         #expect(try parse("").events.isEmpty)
         #expect(try parse("\n  \n\t\n").events.isEmpty)
