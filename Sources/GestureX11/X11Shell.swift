@@ -54,6 +54,7 @@ private enum XC {
     static let copyFromParent: Int32 = 0
     static let success: Int32 = 0
     static let queuedAlready: Int32 = 0
+    static let queuedAfterReading: Int32 = 1
     static let currentTime: Time = 0
     static let netWMStateToggle = 2
     static let xaCardinal: Atom = 6
@@ -140,6 +141,8 @@ public final class X11Shell {
     private var pending: [TouchChange] = []
     private var pendingTime = 0.0
 
+    private var outputPending = false
+    private var windowDestroyed = false
     private var exposed = false
     private var everExposed = false
     private var forceRedraw = true
@@ -438,19 +441,29 @@ public final class X11Shell {
             pollfd(fd: XConnectionNumber(display), events: Int16(POLLIN), revents: 0),
             pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0),
         ]
+        var readable = true
         while running {
-            drainEvents()
+            drainEvents(read: readable)
             guard running else { break }
             runTimers(now: clock.now())
             guard running else { break }
             drawIfNeeded()
-            XFlush(display)
-            if XEventsQueued(display, XC.queuedAlready) > 0 { continue }
+            // XFlush also reads the socket (libX11's _XFlush ends with _XEventsQueued): only when
+            // requests were made.
+            if outputPending {
+                outputPending = false
+                XFlush(display)
+            }
+            if XEventsQueued(display, XC.queuedAlready) > 0 {
+                readable = false
+                continue
+            }
             let timeout = pollTimeout(now: clock.now())
             fds[0].revents = 0
             fds[1].revents = 0
             let n = poll(&fds, nfds_t(signalFD >= 0 ? 2 : 1), timeout)
             if n < 0 && errno != EINTR { break }
+            readable = fds[0].revents & Int16(POLLIN) != 0
             if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
                 // The server went away: let Xlib notice and call the IO error handler.
                 XNoOp(display)
@@ -490,7 +503,7 @@ public final class X11Shell {
         if backPixmap != 0 { XFreePixmap(display, backPixmap) }
         backPixmap = 0
         if let gc { XFreeGC(display, gc) }
-        XDestroyWindow(display, window)
+        if !windowDestroyed { XDestroyWindow(display, window) }
         XCloseDisplay(display)
     }
 
@@ -612,12 +625,19 @@ public final class X11Shell {
         return quantize(max(timeMapper.map(server: UInt64(server), received: received), lastFed))
     }
 
-    private func drainEvents() {
+    /// Handles every queued event. With `read`, reads the socket first — once, plus again
+    /// while reads keep bringing many events (a burst): each read that finds nothing is a wasted
+    /// system call, and `poll()` has just said there is data.
+    private func drainEvents(read: Bool) {
         var event = XEvent()
-        while XPending(display) > 0 {
-            XNextEvent(display, &event)
-            handle(&event)
-            if !running { return }
+        var n = read ? XEventsQueued(display, XC.queuedAfterReading) : XEventsQueued(display, XC.queuedAlready)
+        while n > 0 {
+            for _ in 0..<n {
+                XNextEvent(display, &event)
+                handle(&event)
+                if !running { return }
+            }
+            n = XEventsQueued(display, n >= 8 ? XC.queuedAfterReading : XC.queuedAlready)
         }
         flushFrame()
         applyPendingResize()
@@ -681,6 +701,12 @@ public final class X11Shell {
             if c.send_event != 0 || parentIsRoot { windowMoved(x: c.x, y: c.y) }
         case ReparentNotify:
             parentIsRoot = event.xreparent.parent == root
+        case DestroyNotify:
+            // Another client destroyed the window (xdotool windowclose, xkill of the window…).
+            if event.xdestroywindow.window == window {
+                windowDestroyed = true
+                quit(status: 0)
+            }
         case UnmapNotify:
             flushFrame()
             translator.cancelAll(into: &scratch)
@@ -689,6 +715,7 @@ public final class X11Shell {
         case MapNotify:
             if !hasWindowManager {
                 XSetInputFocus(display, window, Int32(RevertToPointerRoot), XC.currentTime)
+                outputPending = true
             }
         case FocusOut:
             if translator.modifierHeld {
@@ -860,6 +887,7 @@ public final class X11Shell {
             msg.xclient.format = 32
             msg.xclient.data.l = (XC.netWMStateToggle, Int(bitPattern: atoms["_NET_WM_STATE_FULLSCREEN"]!), 0, 1, 0)
             XSendEvent(display, root, 0, SubstructureRedirectMask | SubstructureNotifyMask, &msg)
+            outputPending = true
         } else if let g = savedGeometry {
             XMoveResizeWindow(display, window, g.x, g.y, g.w, g.h)
             savedGeometry = nil
@@ -869,6 +897,7 @@ public final class X11Shell {
                 display, window, 0, 0, UInt32(XDisplayWidth(display, screen)), UInt32(XDisplayHeight(display, screen)))
         }
         fullscreenNow.toggle()
+        outputPending = true
     }
 
     // MARK: Drawing
@@ -919,6 +948,7 @@ public final class X11Shell {
     private func copyToWindow() {
         guard backPixmap != 0 else { return }
         XCopyArea(display, backPixmap, window, gc, 0, 0, UInt32(backSize.width), UInt32(backSize.height), 0, 0)
+        outputPending = true
     }
 
     private func ensureBackBuffer() {

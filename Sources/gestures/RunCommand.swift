@@ -96,12 +96,25 @@ struct RunCommand: ParsableCommand {
     @Flag(name: .long, help: ArgumentHelp("Use core X events only, as without XInput 2.", visibility: .hidden))
     var coreInput = false
 
+    @Option(name: .long, help: ArgumentHelp("Kiosk: seconds without input before the reset.", visibility: .hidden))
+    var kioskResetAfter = 60.0
+
+    @Option(name: .long, help: ArgumentHelp("Kiosk: seconds without input before the tour.", visibility: .hidden))
+    var kioskTourAfter = 90.0
+
+    @Option(name: .long, help: ArgumentHelp("Kiosk: the tour instead of the bundled one.", visibility: .hidden))
+    var kioskTour: String?
+
     func validate() throws {
         if let scale, !(scale.isFinite && scale > 0 && scale <= 8) {
             throw CommandFailure.usage("--scale: expected a number of pixels per point in (0, 8], got \(scale)")
         }
         if exitAfterReplay && replay == nil {
             throw CommandFailure.usage("--exit-after-replay needs --replay TRACE")
+        }
+        for (name, value) in [("--kiosk-reset-after", kioskResetAfter), ("--kiosk-tour-after", kioskTourAfter)]
+        where !(value.isFinite && value > 0) {
+            throw CommandFailure.usage("\(name): expected a positive number of seconds, got \(value)")
         }
         if device != nil && replay == nil {
             throw CommandFailure.usage("--device needs --replay TRACE")
@@ -127,7 +140,13 @@ struct RunCommand: ParsableCommand {
         }
         let picture = try loadPicture(explicit: image, needed: true)
         var tour: [InputEvent] = []
-        if kiosk {
+        if kiosk, let kioskTour {
+            do {
+                tour = try TraceReader.read(path: kioskTour, size: nil, device: nil).events
+            } catch {
+                throw .usage(error.description)
+            }
+        } else if kiosk {
             if let path = ResourceLocator.path(of: "tour.jsonl"),
                 let t = try? TraceReader.read(path: path, size: nil, device: nil)
             {
@@ -155,6 +174,8 @@ struct RunCommand: ParsableCommand {
         options.simulateModifier = simulateModifier
         options.scale = scale
         options.useXInput2 = !coreInput
+        options.idleResetDelay = kioskResetAfter
+        options.idleTourDelay = kioskTourAfter
         let shell: X11Shell
         do {
             shell = try X11Shell(options: options)
