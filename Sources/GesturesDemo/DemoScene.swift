@@ -37,9 +37,10 @@ import GestureX11
 /// Transforms accumulate (the default): a region pinch or rotation caches the image's transform
 /// when it begins and applies the gesture's absolute scale or rotation to that cache, so a second
 /// pinch starts from the first one's result and the label shows the gesture's own value. The
-/// image's own gestures move it as a similarity about the fingers: each frame, the pan's change of
-/// translation, then the pinch's change of scale and the rotation's change of angle about the
-/// fingers' centroid, so the point of the picture under each finger stays under it. With
+/// image's own gestures follow the same pattern together: at each of their `began` the image
+/// matrix is cached, and their absolute values since then are applied as one similarity —
+/// translation, and scale and rotation about the fingers' touch-down centroid — so the point of
+/// the picture under each finger stays under it. With
 /// `classic` the region gestures follow the book's listing instead: a pinch sets the frame to the
 /// original rect × scale (about the original rect's centre) and resets the rotation; a rotation
 /// sets the transform to the absolute angle.
@@ -107,14 +108,22 @@ public final class DemoScene: ShellScene, GestureRecognizerDelegate {
     // Region gestures: the image transform when they began.
     private var pinchBase = AffineTransform.identity
     private var rotationBase = AffineTransform.identity
-    // Image gestures: the values already applied and the latest ones, applied after each event.
-    private var panApplied = Vector.zero
-    private var panTarget = Vector.zero
-    private var scaleApplied = 1.0
-    private var scaleTarget = 1.0
-    private var angleApplied = 0.0
-    private var angleTarget = 0.0
-    private var pivot = Point.zero
+    // Image gestures (pan, pinch, rotation together): a session runs from the first of them to
+    // begin until none is active. It holds the image matrix and the gestures' values when it
+    // (re)based — at every `began` — and each frame applies the values since then as a
+    // similarity about the fingers' touch-down centroid.
+    private var inSession = false
+    private var sessionMatrix = AffineTransform.identity
+    private var sessionPivot = Point.zero
+    private var panIn = false
+    private var pinchIn = false
+    private var rotationIn = false
+    private var panValue = Vector.zero
+    private var scaleValue = 1.0
+    private var angleValue = 0.0
+    private var panOffset = Vector.zero
+    private var scaleOffset = 1.0
+    private var angleOffset = 0.0
     private var imageGestureDirty = false
 
     /// Keyboard steps: `+`/`-` scale by this factor, `[`/`]` rotate by this angle (15°).
@@ -251,14 +260,13 @@ public final class DemoScene: ShellScene, GestureRecognizerDelegate {
         needsDisplay = true
         switch imagePan.state {
         case .began:
-            panApplied = .zero
-            panTarget = t
-            imageGestureDirty = true
+            rebaseImageSession { self.panIn = true }
+            panValue = t
         case .changed, .ended:
-            panTarget = t
-            imageGestureDirty = true
-        default: break
+            panValue = t
+        default: return
         }
+        imageGestureDirty = true
     }
 
     private func imagePinched() {
@@ -267,16 +275,13 @@ public final class DemoScene: ShellScene, GestureRecognizerDelegate {
         needsDisplay = true
         switch imagePinch.state {
         case .began:
-            scaleApplied = 1
-            scaleTarget = s
-            pivot = imagePinch.location(in: nil)
-            imageGestureDirty = true
+            rebaseImageSession { self.pinchIn = true }
+            scaleValue = s
         case .changed, .ended:
-            scaleTarget = s
-            pivot = imagePinch.location(in: nil)
-            imageGestureDirty = true
-        default: break
+            scaleValue = s
+        default: return
         }
+        imageGestureDirty = true
     }
 
     private func imageRotated() {
@@ -285,16 +290,13 @@ public final class DemoScene: ShellScene, GestureRecognizerDelegate {
         needsDisplay = true
         switch imageRotation.state {
         case .began:
-            angleApplied = 0
-            angleTarget = r
-            pivot = imageRotation.location(in: nil)
-            imageGestureDirty = true
+            rebaseImageSession { self.rotationIn = true }
+            angleValue = r
         case .changed, .ended:
-            angleTarget = r
-            pivot = imageRotation.location(in: nil)
-            imageGestureDirty = true
-        default: break
+            angleValue = r
+        default: return
         }
+        imageGestureDirty = true
     }
 
     private func imageLongPressed() {
@@ -310,32 +312,60 @@ public final class DemoScene: ShellScene, GestureRecognizerDelegate {
         needsDisplay = true
     }
 
-    /// Applies the image gestures' changes since the last event: translation first, then scale
-    /// and rotation about the fingers' centroid (where they are now), so that the picture stays
-    /// under the fingers.
-    private func applyImageGestures() {
-        guard imageGestureDirty else { return }
-        imageGestureDirty = false
-        var m = imageMatrix
-        let dt = panTarget - panApplied
-        panApplied = panTarget
-        if dt.dx.isFinite && dt.dy.isFinite {
-            m = m.concatenating(AffineTransform(translationX: dt.dx, y: dt.dy))
+    /// A gesture of the image begins: bring the image up to date with the others' values, then
+    /// start the session again from here (`join` adds the beginning gesture, whose whole value
+    /// since touch-down is then applied). The pivot is the pan's touch-down centroid moved by the
+    /// translation already applied, so that translation, scale and rotation together map each
+    /// finger's touch-down point of the picture to where that finger is.
+    private func rebaseImageSession(flush: Bool = true, join: () -> Void) {
+        if inSession && flush { applyImageGestures(endIfIdle: false) }
+        if !inSession {
+            panIn = false
+            pinchIn = false
+            rotationIn = false
+            panValue = .zero
+            scaleValue = 1
+            angleValue = 0
         }
-        var factor = scaleApplied != 0 ? scaleTarget / scaleApplied : 1
-        scaleApplied = scaleTarget
-        if !factor.isFinite || factor <= 0 { factor = 1 }
-        var angle = angleTarget - angleApplied
-        angleApplied = angleTarget
-        if !angle.isFinite { angle = 0 }
-        if (factor != 1 || angle != 0) && pivot.isFinite {
-            let about = AffineTransform(translationX: -pivot.x, y: -pivot.y)
-                .concatenating(AffineTransform(scaleX: factor, y: factor))
-                .concatenating(AffineTransform(rotationAngle: angle))
-                .concatenating(AffineTransform(translationX: pivot.x, y: pivot.y))
-            m = m.concatenating(about)
+        join()
+        inSession = true
+        sessionMatrix = imageMatrix
+        panOffset = panIn ? panValue : .zero
+        scaleOffset = pinchIn ? scaleValue : 1
+        angleOffset = rotationIn ? angleValue : 0
+        if imagePan.numberOfTouches > 0 {
+            let downCentroid = imagePan.location(in: nil) - imagePan.translation(in: nil)
+            sessionPivot = downCentroid + panOffset
+        } else if imagePinch.numberOfTouches > 0 {
+            sessionPivot = imagePinch.location(in: nil)
+        } else {
+            sessionPivot = imageRotation.location(in: nil)
         }
-        imageMatrix = m
+    }
+
+    /// Applies the image gestures' values: translation, then scale and rotation about the pivot
+    /// moved with the fingers. Ends the session once none of the three is active.
+    private func applyImageGestures(endIfIdle: Bool = true) {
+        guard inSession else { return }
+        if imageGestureDirty {
+            imageGestureDirty = false
+            let dt = panIn ? panValue - panOffset : .zero
+            var f = pinchIn && scaleOffset != 0 ? scaleValue / scaleOffset : 1
+            if !f.isFinite || f <= 0 { f = 1 }
+            var a = rotationIn ? angleValue - angleOffset : 0
+            if !a.isFinite { a = 0 }
+            let c = sessionPivot
+            if c.isFinite && dt.dx.isFinite && dt.dy.isFinite {
+                let s = AffineTransform(translationX: -c.x, y: -c.y)
+                    .concatenating(AffineTransform(scaleX: f, y: f))
+                    .concatenating(AffineTransform(rotationAngle: a))
+                    .concatenating(AffineTransform(translationX: c.x + dt.dx, y: c.y + dt.dy))
+                imageMatrix = sessionMatrix.concatenating(s)
+            }
+        }
+        if endIfIdle && !imagePan.state.isActive && !imagePinch.state.isActive && !imageRotation.state.isActive {
+            inSession = false
+        }
     }
 
     // MARK: The image model
@@ -365,6 +395,7 @@ public final class DemoScene: ShellScene, GestureRecognizerDelegate {
 
     /// Puts the image back to its original frame (shake).
     public func resetImage() {
+        inSession = false
         imageView.transform = .identity
         imageView.frame = layout.image
         pinchBase = .identity
@@ -391,6 +422,7 @@ public final class DemoScene: ShellScene, GestureRecognizerDelegate {
     /// place in proportion to the window and its size follows the new original rect.
     public func resize(to size: Size, at time: Double) {
         dispatcher.advance(to: time)
+        applyImageGestures()
         let old = layout
         let new = DemoLayout(size: size, imageSize: imageSize)
         guard new != old else { return }
@@ -411,6 +443,8 @@ public final class DemoScene: ShellScene, GestureRecognizerDelegate {
         } else {
             imageView.frame = new.image
         }
+        // An image gesture in progress goes on from the image's new place and size.
+        if inSession { rebaseImageSession(flush: false) {} }
         needsDisplay = true
         onLogLine?(new.line)
     }

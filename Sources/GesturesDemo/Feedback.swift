@@ -60,22 +60,56 @@ private func directionName(_ d: SwipeDirection) -> String {
     return ""
 }
 
-/// Formats `v` like C's `%1.2f`: two decimals, rounded to nearest with ties to even as glibc
-/// does (on `v × 100`, which can differ from C's exact decimal expansion in the last digit only
-/// for values a hair away from a tie), a minus sign for negative values including those that round to zero (`-0.00`, as
-/// C prints), `nan`, `inf`, `-inf`. No Foundation.
+/// Formats `v` like C's `%1.2f`: two decimals, rounded on the exact binary value with ties to
+/// even (as glibc does: 0.995 is a hair below the tie and prints `0.99`), a minus sign for
+/// negative values including those that round to zero (`-0.00`), `nan`, `inf`, `-inf`. No
+/// Foundation, no allocation beyond the result.
 public func format2(_ v: Double) -> String {
     if v.isNaN { return v.sign == .minus ? "-nan" : "nan" }
     if v.isInfinite { return v < 0 ? "-inf" : "inf" }
-    let negative = v.sign == .minus
-    let magnitude = v.magnitude
-    let sign = negative ? "-" : ""
-    if magnitude >= 1e15 {
-        // Beyond exact integer hundredths: whole part from the integer conversion.
-        return sign + String(UInt64(min(magnitude, 1.8e19))) + ".00"
+    let sign = v.sign == .minus ? "-" : ""
+    let m = v.magnitude
+    if m >= 1e15 {
+        // An integer already (≥ 2^50 has no fraction bits at this size): print its digits exactly.
+        return sign + integerDigits(m) + ".00"
     }
-    let hundredths = UInt64((magnitude * 100).rounded(.toNearestOrEven))
+    // m × 100 exactly, as p + e: the product rounded plus its rounding error (fma is exact).
+    let p = m * 100
+    let e = fmaResidual(m, p)
+    let f = p.rounded(.down)
+    let d = (p - f) - 0.5  // exact: p − f is in [0, 1)
+    let s = d + e
+    var hundredths = UInt64(f)
+    if s > 0 || (s == 0 && hundredths % 2 == 1) { hundredths += 1 }
     let whole = hundredths / 100
     let fraction = hundredths % 100
     return sign + String(whole) + (fraction < 10 ? ".0" : ".") + String(fraction)
+}
+
+/// `m × 100 − p` exactly (p is `m × 100` rounded).
+private func fmaResidual(_ m: Double, _ p: Double) -> Double {
+    (-p).addingProduct(m, 100)
+}
+
+/// The decimal digits of a non-negative integral double.
+private func integerDigits(_ m: Double) -> String {
+    if m < 1.8e19 { return String(UInt64(m)) }
+    // m = significand × 2^k with k > 0: double a decimal digit array k times.
+    let k = Int(m.exponent) - 52
+    var digits: [UInt8] = []  // little-endian base 10
+    var sig = m.significandBitPattern | (1 << 52)
+    while sig > 0 {
+        digits.append(UInt8(sig % 10))
+        sig /= 10
+    }
+    for _ in 0..<k {
+        var carry: UInt8 = 0
+        for i in digits.indices {
+            let x = digits[i] * 2 + carry
+            digits[i] = x % 10
+            carry = x / 10
+        }
+        if carry > 0 { digits.append(carry) }
+    }
+    return String(decoding: digits.reversed().map { $0 + 48 }, as: UTF8.self)
 }

@@ -32,6 +32,10 @@ public struct RecognizerSpec: Equatable, Sendable {
     public struct Knob: Equatable, Sendable {
         public var name: String
         public var value: KnobValue
+        public init(name: String, value: KnobValue) {
+            self.name = name
+            self.value = value
+        }
     }
     /// The name in the log (default: the kind's name).
     public var name: String

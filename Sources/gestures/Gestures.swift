@@ -23,26 +23,27 @@ struct Gestures: ParsableCommand {
         defaultSubcommand: RunCommand.self)
 
     static func main() {
-        var command: any ParsableCommand
         do {
-            command = try parseAsRoot()
-        } catch {
-            if exitCode(for: error) == .success { exit(withError: error) }  // --help, --version
-            let message = Gestures.message(for: error)
-                .split(whereSeparator: \.isNewline)
-                .map { $0.trimmingCharacters(in: " ") }
-                .filter { !$0.isEmpty }
-                .joined(separator: " ")
-            failAndExit(CommandFailure.usage(message + " (see gestures --help)"))
-        }
-        do {
+            var command = try parseAsRoot()
             try command.run()
         } catch let failure as CommandFailure {
             failAndExit(failure)
         } catch let code as ExitCode {
             Glibc.exit(code.rawValue)
         } catch {
-            failAndExit(CommandFailure.runtime(String(describing: error)))
+            // Argument-parser errors: help and version print and exit 0 (`--help` arrives from
+            // `run()` of its help command); usage errors become one line and status 2.
+            let code = exitCode(for: error)
+            if code == .success { exit(withError: error) }
+            let message = Gestures.message(for: error)
+                .split(whereSeparator: \.isNewline)
+                .map { $0.trimmingCharacters(in: " ") }
+                .filter { !$0.isEmpty }
+                .joined(separator: " ")
+            if code == .validationFailure {
+                failAndExit(.usage(message + " (see gestures --help)"))
+            }
+            failAndExit(.runtime(message))
         }
     }
 }

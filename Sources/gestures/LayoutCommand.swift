@@ -13,10 +13,12 @@ struct LayoutCommand: ParsableCommand {
             "rotate":…,"label":…,"image":…}}
             """)
 
-    @Option(help: "The window size, WIDTHxHEIGHT in points (default 1024x768).")
+    @Option(help: ArgumentHelp("The window size, WIDTHxHEIGHT in points (default 1024x768).", valueName: "WxH"))
     var size: String?
 
-    @Option(help: "The picture whose aspect ratio the image keeps (default: the bundled flower.png).")
+    @Option(
+        help: ArgumentHelp(
+            "The picture whose aspect ratio the image keeps (default: the bundled flower.png).", valueName: "path"))
     var image: String?
 
     func run() throws {

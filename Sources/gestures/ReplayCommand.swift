@@ -19,19 +19,24 @@ struct ReplayCommand: ParsableCommand {
     @Argument(help: "A JSON Lines trace or an evemu recording (optionally gzipped).")
     var trace: String
 
-    @Option(help: "The viewport, WIDTHxHEIGHT in points (default: the trace's viewport line, else 1024x768).")
+    @Option(
+        help: ArgumentHelp(
+            "The viewport, WIDTHxHEIGHT in points (default: the trace's viewport line, else 1024x768).",
+            valueName: "WxH"))
     var size: String?
 
-    @Option(help: "A recognizer playground spec (JSON) to replay instead of the demo scene.")
+    @Option(
+        help: ArgumentHelp(
+            "A recognizer playground spec (JSON) to replay instead of the demo scene.", valueName: "spec"))
     var recognizers: String?
 
-    @Option(help: "The evemu device description, for a recording without its header.")
+    @Option(help: ArgumentHelp("The evemu device description, for a recording without its header.", valueName: "desc"))
     var device: String?
 
-    @Option(help: "Render the final frame with Cairo to this PNG file.")
+    @Option(help: ArgumentHelp("Render the final frame with Cairo to this PNG file.", valueName: "out.png"))
     var png: String?
 
-    @Option(help: "The picture of the demo scene (default: the bundled flower.png).")
+    @Option(help: ArgumentHelp("The picture of the demo scene (default: the bundled flower.png).", valueName: "path"))
     var image: String?
 
     @Flag(help: "The book's listing: a pinch sets the frame from the original rect and resets the rotation.")

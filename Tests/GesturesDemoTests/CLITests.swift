@@ -1,0 +1,289 @@
+import Foundation
+import GestureKit
+import GestureTrace
+import GesturesDemo
+import Testing
+
+/// The `gestures` executable, run as a subprocess: the build product beside this test bundle
+/// (`.build*/debug/gestures`).
+struct CLI {
+    static let executable: String = {
+        let bundle = ResourceLocator.executablePath() ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: bundle).deletingLastPathComponent().appendingPathComponent("gestures").path
+    }()
+
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        var lines: [String] { stdout.split(separator: "\n").map(String.init) }
+    }
+
+    static func run(_ arguments: [String], environment: [String: String]? = nil) throws -> Result {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: executable)
+        p.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["DISPLAY"] = ":9999"  // replay and layout must not care
+        for (k, v) in environment ?? [:] { env[k] = v }
+        p.environment = env
+        let out = Pipe()
+        let err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return Result(
+            status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
+            stderr: String(decoding: e, as: UTF8.self))
+    }
+
+    static var available: Bool { FileManager.default.isExecutableFile(atPath: executable) }
+}
+
+/// A scratch folder for this test run.
+let scratch: String = {
+    let dir = NSTemporaryDirectory() + "gestures-demo-tests-\(getpid())"
+    try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    return dir
+}()
+
+func write(_ name: String, _ text: String) -> String {
+    let path = scratch + "/" + name
+    _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+    return path
+}
+
+@Suite(.enabled(if: CLI.available, "the gestures executable is built beside the tests"))
+struct CLITests {
+    static let tapTrace = """
+        {"type":"viewport","width":800,"height":600}
+        {"type":"down","t":0.0,"id":1,"x":200.0,"y":130.0}
+        {"type":"up","t":0.1,"id":1,"x":200.0,"y":130.0}
+
+        """
+
+    @Test @MainActor func replayPrintsTheWholeLog() throws {
+        let trace = write("tap.jsonl", Self.tapTrace)
+        let r = try CLI.run(["replay", trace])
+        #expect(r.status == 0)
+        #expect(r.stderr == "")
+        // The same log as the scene gives in-process.
+        let loaded = try TraceReader.read(path: trace, size: nil, device: nil)
+        let (_, expected) = replayLog(loaded.events, size: loaded.viewport)
+        #expect(r.lines == expected)
+        #expect(r.lines.first == DemoLayout(size: Size(width: 800, height: 600)).line)
+        #expect(r.lines.contains { $0.contains(#""recognizer":"tap","kind":"tap","state":"ended""#) })
+        #expect(r.lines.last?.hasPrefix(#"{"type":"final","label":"Tapped","#) == true)
+    }
+
+    @Test func sizeOptionWinsOverTheViewportLine() throws {
+        let trace = write("tap2.jsonl", Self.tapTrace)
+        let r = try CLI.run(["replay", trace, "--size", "1024x768"])
+        #expect(r.status == 0)
+        #expect(r.lines.first == layout1024.line)
+    }
+
+    @Test func replayIsRepeatable() throws {
+        let tour = repoRoot + "/Resources/tour.jsonl"
+        let a = try CLI.run(["replay", tour])
+        let b = try CLI.run(["replay", tour])
+        #expect(a.status == 0 && a.stdout == b.stdout)
+        #expect(a.lines.count > 50)
+        #expect(a.lines.last?.hasPrefix(#"{"type":"final","label":"Shaking things up!""#) == true)
+    }
+
+    @Test func pngOfTheFinalFrame() throws {
+        let out = scratch + "/final.png"
+        try? FileManager.default.removeItem(atPath: out)
+        let r = try CLI.run(["replay", repoRoot + "/Resources/tour.jsonl", "--png", out, "--size", "640x480"])
+        #expect(r.status == 0)
+        let data = try #require(FileManager.default.contents(atPath: out))
+        let bytes = [UInt8](data)
+        #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+        // IHDR: width and height big-endian at bytes 16…23.
+        func be32(_ i: Int) -> Int { bytes[i..<(i + 4)].reduce(0) { $0 << 8 | Int($1) } }
+        #expect(be32(16) == 640 && be32(20) == 480)
+        #expect(bytes.count > 10_000)
+    }
+
+    @Test func playgroundReplayAndPNG() throws {
+        let spec = write(
+            "spec.json", #"[{"name":"t","kind":"tap","frame":[100,100,200,100]},{"name":"root pan","kind":"pan"}]"#)
+        let trace = write("tap3.jsonl", Self.tapTrace)
+        let out = scratch + "/playground.png"
+        let r = try CLI.run(["replay", trace, "--recognizers", spec, "--png", out])
+        #expect(r.status == 0)
+        #expect(
+            r.lines == [
+                #"{"type":"gesture","t":0.1,"recognizer":"t","kind":"tap","state":"ended","x":200.0,"y":130.0,"touches":1,"taps":1}"#,
+                #"{"type":"gesture","t":0.1,"recognizer":"root pan","kind":"pan","state":"failed","x":200.0,"y":130.0,"touches":1,"translation":[0.0,0.0],"velocity":[0.0,0.0]}"#,
+            ])
+        #expect(FileManager.default.contents(atPath: out)?.starts(with: [0x89, 0x50]) == true)
+    }
+
+    @Test func layoutCommand() throws {
+        let r = try CLI.run(["layout"])
+        #expect(r.status == 0 && r.lines == [layout1024.line])
+        let s = try CLI.run(["layout", "--size", "800x600"])
+        #expect(s.lines == [DemoLayout(size: Size(width: 800, height: 600)).line])
+    }
+
+    @Test func helpExitsZero() throws {
+        for args in [["--help"], ["replay", "--help"], ["layout", "--help"], ["help", "replay"]] {
+            let r = try CLI.run(args)
+            #expect(r.status == 0, "\(args)")
+            #expect(r.stdout.contains("USAGE: gestures"), "\(args)")
+        }
+    }
+
+    @Test func resourcesFromTheEnvironment() throws {
+        // A folder without flower.png: the replay still works (a placeholder is drawn).
+        let r = try CLI.run(["layout"], environment: ["GESTURES_RESOURCES": scratch + "/none"])
+        #expect(r.status == 0 && r.lines == [layout1024.line])
+        let out = scratch + "/placeholder.png"
+        let p = try CLI.run(
+            ["replay", repoRoot + "/Resources/tour.jsonl", "--png", out],
+            environment: ["GESTURES_RESOURCES": scratch + "/none"])
+        #expect(p.status == 0 && FileManager.default.fileExists(atPath: out))
+    }
+
+    /// Bad input: one line on stderr, status 2, nothing on stdout.
+    @Test(arguments: [
+        (["replay"], "gestures: Missing expected argument '<trace>' (see gestures --help)"),
+        (["replay", "t.jsonl", "--frobnicate"], "gestures: Unknown option '--frobnicate' (see gestures --help)"),
+        (["frob"], "gestures: Unexpected argument 'frob' (see gestures --help)"),
+        (
+            ["layout", "--size", "12"],
+            #"gestures: --size: expected WIDTHxHEIGHT with positive numbers of points (like 1024x768), got "12""#
+        ),
+        (
+            ["layout", "--size", "0x768"],
+            #"gestures: --size: expected WIDTHxHEIGHT with positive numbers of points (like 1024x768), got "0x768""#
+        ),
+        (
+            ["layout", "--size=-5x3"],
+            #"gestures: --size: expected WIDTHxHEIGHT with positive numbers of points (like 1024x768), got "-5x3""#
+        ),
+        (
+            ["layout", "--size", "1024x768x2"],
+            #"gestures: --size: expected WIDTHxHEIGHT with positive numbers of points (like 1024x768), got "1024x768x2""#
+        ),
+        (
+            ["layout", "--size", "nanxinf"],
+            #"gestures: --size: expected WIDTHxHEIGHT with positive numbers of points (like 1024x768), got "nanxinf""#
+        ),
+        (
+            ["replay", "@tap", "--size", "axb"],
+            #"gestures: --size: expected WIDTHxHEIGHT with positive numbers of points (like 1024x768), got "axb""#
+        ),
+        (["layout", "--image", "/nonexistent/x.png"], "gestures: /nonexistent/x.png: file not found"),
+        (["replay", "@tap", "--image", "@tap"], "gestures: @tap: out of memory"),
+        (
+            ["replay", "@tap", "--recognizers", "/nonexistent/spec.json"],
+            "gestures: /nonexistent/spec.json: cannot read the file"
+        ),
+        (
+            ["replay", "@tap", "--recognizers", "@badspec"],
+            #"gestures: @badspec:2: unknown kind "tapp" (expected one of tap, longPress, swipe, pan, screenEdgePan, pinch, rotation, shake)"#
+        ),
+        (
+            ["replay", "@tap", "--recognizers", "@badknob"],
+            #"gestures: @badknob:1: expected "numberOfTapsRequired" to be a whole number ≥ 1, got "two""#
+        ),
+        (
+            ["replay", "@tap", "--recognizers", "@badref"],
+            #"gestures: @badref:1: "requireToFail" names "doble", which is not a recognizer of this spec (known: single)"#
+        ),
+        (
+            ["replay", "@badspec", "--recognizers", "@tap"],
+            "gestures: @tap:2: expected the end of the file after the JSON value"
+        ),
+        (
+            ["replay", "@badspec", "--recognizers", "@object"],
+            "gestures: @object:1: expected an array of recognizer objects, got an object"
+        ),
+    ])
+    func badInput(arguments: [String], message: String) throws {
+        let files = [
+            "@tap": write("ok.jsonl", Self.tapTrace),
+            "@badspec": write("badspec.json", "[\n{\"kind\":\"tapp\"}]"),
+            "@badknob": write("badknob.json", #"[{"kind":"tap","numberOfTapsRequired":"two"}]"#),
+            "@object": write("object.json", #"{"kind":"tap"}"#),
+            "@badref": write("badref.json", #"[{"kind":"tap","name":"single","requireToFail":["doble"]}]"#),
+        ]
+        let args = arguments.map { files[$0] ?? $0 }
+        var expected = message
+        for (k, v) in files { expected = expected.replacingOccurrences(of: k, with: v) }
+        let r = try CLI.run(args)
+        #expect(r.status == 2)
+        #expect(r.stdout == "")
+        #expect(r.stderr == expected + "\n")
+    }
+
+    /// A malformed trace line: the reader's own message, prefixed, status 2, nothing replayed.
+    @Test(arguments: [
+        "{\"type\":\"down\",\"t\":0,\"id\":1,\"x\":1,\"y\":2}\n{\"type\":\"move\",\"t\":\"x\",\"id\":1,\"x\":1,\"y\":2}\n",
+        "{\"type\":\"down\",\"t\":0,\"id\":1,\"x\":1,\"y\":2}\n{\"type\":\"down\",\"t\":0.1,\"id\":2,\"x\":1,\"y\":2}\nnot json\n",
+        "{\"type\":\"down\",\"t\":1,\"id\":1,\"x\":1,\"y\":2}\n{\"type\":\"up\",\"t\":0.5,\"id\":1,\"x\":1,\"y\":2}\n",
+        "{\"type\":\"teleport\",\"t\":1}\n",
+    ])
+    func badTrace(text: String) throws {
+        let path = write("bad-\(abs(text.hashValue)).jsonl", text)
+        var expected = ""
+        do {
+            _ = try TraceReader.read(path: path, size: nil, device: nil)
+            Issue.record("the reader accepted \(text)")
+        } catch {
+            expected = "gestures: " + error.description + "\n"
+            #expect(error.line > 0)
+        }
+        let r = try CLI.run(["replay", path])
+        #expect(r.status == 2)
+        #expect(r.stdout == "")
+        #expect(r.stderr == expected)
+        #expect(r.stderr.hasPrefix("gestures: \(path):"))
+        #expect(r.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test func missingTraceFile() throws {
+        let r = try CLI.run(["replay", "/nonexistent/t.jsonl"])
+        #expect(r.status == 2 && r.stdout == "")
+        #expect(r.stderr.hasPrefix("gestures: /nonexistent/t.jsonl: ") && r.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test func unwritablePNGIsARuntimeFailure() throws {
+        let r = try CLI.run(["replay", write("ok2.jsonl", Self.tapTrace), "--png", "/nonexistent/dir/x.png"])
+        #expect(r.status == 1)
+        #expect(r.lines.count == 4)  // the log was printed
+        #expect(r.stderr.hasPrefix("gestures: /nonexistent/dir/x.png: cannot write the PNG"))
+    }
+}
+
+@Suite struct ResourceLocatorTests {
+    @Test func searchOrder() {
+        #expect(ResourceLocator.candidates(override: "/opt/x", executable: "/usr/bin/gestures") == ["/opt/x"])
+        #expect(
+            ResourceLocator.candidates(override: nil, executable: "/usr/local/bin/gestures") == [
+                "/usr/local/bin/../share/gestures", "/usr/local/bin/Resources", "/usr/local/Resources",
+                "/usr/Resources",
+                "/Resources",
+            ])
+        #expect(ResourceLocator.candidates(override: "", executable: nil) == [])
+    }
+
+    @Test func findsTheRepositoryFlowerFromABuildFolder() {
+        let exe = repoRoot + "/.build/debug/gestures"
+        #expect(
+            ResourceLocator.path(of: "flower.png", override: nil, executable: exe) == repoRoot + "/Resources/flower.png"
+        )
+        #expect(ResourceLocator.path(of: "missing.png", override: nil, executable: exe) == nil)
+    }
+
+    @Test func theFlowerIsARealRGBAPicture() throws {
+        let image = try DemoImage(path: repoRoot + "/Resources/flower.png")
+        #expect(image.size == Size(width: 300, height: 300))
+    }
+}
