@@ -160,7 +160,13 @@ open class GestureRecognizer {
     @exclusivity(unchecked) var touchpadActive = false
     /// False while `commit` builds values for no listener: subclasses then report zero velocity.
     @exclusivity(unchecked) var velocityForLog = true
-    @exclusivity(unchecked) var touchpadLocation = Point.zero
+    /// The pointer of the touchpad gesture; setting it also makes it the last known location.
+    @exclusivity(unchecked) var touchpadLocation = Point.zero {
+        didSet { lastKnownLocation = touchpadLocation }
+    }
+    /// Where the gesture last was (window points): kept when the touches are dropped, so that a
+    /// failure logged after the last lift (housekeeping, a timer) still says where it happened.
+    @exclusivity(unchecked) var lastKnownLocation = Point.zero
     @exclusivity(unchecked) var timerToken: Scheduler.Token?
     @exclusivity(unchecked) var lastReported: (location: Point, touches: Int, values: GestureValues)?
     // Scratch lists, reused every frame so that steady-state delivery does not allocate.
@@ -214,7 +220,8 @@ open class GestureRecognizer {
 
     /// The location in window points.
     open var locationInWindow: Point {
-        if touchpadActive || touches.isEmpty { return touchpadLocation }
+        if touchpadActive { return touchpadLocation }
+        if touches.isEmpty { return lastKnownLocation }
         return centroid(of: touches)
     }
 

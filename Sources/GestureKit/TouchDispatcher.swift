@@ -246,7 +246,10 @@ public final class TouchDispatcher {
         while i < involved.count {
             let r = involved[i]
             i += 1
-            r.touches.removeAll { $0.phase == .ended || $0.phase == .cancelled }
+            if !r.touches.isEmpty {
+                r.lastKnownLocation = r.locationInWindow
+                r.touches.removeAll { $0.phase == .ended || $0.phase == .cancelled }
+            }
             let idle = r.touches.isEmpty && !r.touchpadActive
             guard idle else { continue }
             if r.stateStorage == .possible && !r.isPending && !r.hasTimer && r.isEnabled {

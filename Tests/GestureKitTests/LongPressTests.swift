@@ -156,10 +156,7 @@ import Testing
         #expect(h.log.lines == ["0.7 lp began (102,100) n=1", "1 lp ended (102,100) n=1"])
     }
 
-    @Test(
-        .disabled(
-            "bug: GestureRecognizer.locationInWindow falls back to touchpadLocation (0,0) once the touches are dropped: a failure with no touch down (here the tap-gap timer) logs (0,0) instead of where the touches were"
-        ))
+    @Test
     func tapThenPressTooLateFails() {
         let h = Harness()
         let lp = h.add(LongPressGestureRecognizer(name: "lp"))
