@@ -164,6 +164,7 @@ extension XServerTests {
             let rect = try app.region(name)
             app.move(to: rect.center + (rect.width * 0.1, rect.height * 0.1))
             app.connection.sync()
+            let before = try app.screenshot()
             let pad = t.server.touchpad
             let steps: [(scale: Double, angle: Double)] = [
                 (1.1, 4), (1.25, 6), (1.4, 8), (1.6, 12),
@@ -189,6 +190,23 @@ extension XServerTests {
                     let rotation = lines.compactMap(\.rotation).last ?? 0
                     #expect(abs(rotation - degrees * .pi / 180) < 1e-4, "\(last)")
                 }
+            }
+            // The region gestures transform the image about its centre.
+            let transform: ((Double, Double) -> (Double, Double))? =
+                switch name {
+                case "pinch": scaling(1.6)
+                case "rotate": rotating(degrees * .pi / 180)
+                default: nil
+                }
+            if let transform {
+                let after = try pollScreenshot(app) { shot in
+                    (try? app.imageMatch(before: before, after: shot, mapping: transform))
+                        .map { $0.fraction > 0.9 } == true
+                }
+                let match = try app.imageMatch(before: before, after: after, mapping: transform)
+                let unmoved = try app.imageMatch(before: before, after: after) { ($0, $1) }
+                #expect(match.fraction > 0.9 && match.samples > 200, "\(match)")
+                #expect(unmoved.fraction < match.fraction - 0.2, "\(unmoved)")
             }
         }
     }

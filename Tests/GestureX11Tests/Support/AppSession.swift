@@ -92,10 +92,12 @@ extension Screenshot {
     /// over a grid of sample points in `rect` whose colour is not `ignoring` (the background
     /// showing through a transparent image), the fraction whose mapped pixel in `after` has
     /// the same colour (within `tolerance`, for resampling). Sample points that map outside
-    /// `after` are skipped.
+    /// `after`, and those under `overlays` before or after the move (translucent regions drawn
+    /// over the image), are skipped.
     func match(
         _ after: Screenshot, in rect: LayoutRect, ignoring background: UInt32,
-        tolerance: Int = 40, mapping: (Double, Double) -> (Double, Double)
+        excluding overlays: [LayoutRect] = [], tolerance: Int = 40,
+        mapping: (Double, Double) -> (Double, Double)
     ) -> (fraction: Double, samples: Int) {
         var samples = 0
         var matched = 0
@@ -113,12 +115,49 @@ extension Screenshot {
                 let mxi = Int(mx)
                 let myi = Int(my)
                 guard mxi >= 0, myi >= 0, mxi < after.width, myi < after.height else { continue }
+                let covered = overlays.contains {
+                    $0.contains(LayoutPoint(x: x, y: y)) || $0.contains(LayoutPoint(x: mx, y: my))
+                }
+                if covered { continue }
                 samples += 1
                 if colorDistance(after.pixel(mxi, myi), before) <= tolerance { matched += 1 }
             }
         }
         return (samples == 0 ? 0 : Double(matched) / Double(samples), samples)
     }
+}
+
+extension GesturesApp {
+    /// How well `after` shows the picture of `before` (inside the layout's image rect) mapped
+    /// by `mapping` (window points relative to the image's centre → the same), leaving out the
+    /// translucent regions and the label drawn over it. The background is the colour of the
+    /// window's top-left corner.
+    func imageMatch(
+        before: Screenshot, after: Screenshot, mapping: @escaping (Double, Double) -> (Double, Double)
+    ) throws -> (fraction: Double, samples: Int) {
+        let image = pixelRect(try region("image"))
+        let overlays = try ["tap", "swipe", "pinch", "rotate", "label"].map {
+            pixelRect(try region($0))
+        }
+        let (cx, cy) = (image.midX, image.midY)
+        let s = scale
+        return before.match(
+            after, in: image, ignoring: before.pixel(2, 2), excluding: overlays
+        ) { x, y in
+            let (mx, my) = mapping((x - cx) / s, (y - cy) / s)
+            return (cx + mx * s, cy + my * s)
+        }
+    }
+}
+
+/// Scaling by `s` about the origin.
+func scaling(_ s: Double) -> (Double, Double) -> (Double, Double) {
+    { x, y in (x * s, y * s) }
+}
+
+/// Rotation by `angle` radians about the origin, clockwise positive on screen (y down).
+func rotating(_ angle: Double) -> (Double, Double) -> (Double, Double) {
+    { x, y in (x * cos(angle) - y * sin(angle), x * sin(angle) + y * cos(angle)) }
 }
 
 /// 0xRRGGBB of a colour with components 0…1, as Cairo writes it to a 24-bit visual.

@@ -13,6 +13,8 @@ nonisolated(unsafe) private var errorHandlerInstalled = false
 private func installErrorHandler() {
     guard !errorHandlerInstalled else { return }
     errorHandlerInstalled = true
+    // A server that dies under a write must not kill the test process with SIGPIPE.
+    signal(SIGPIPE, SIG_IGN)
     _ = XSetErrorHandler { _, event in
         lastXErrorCode = event?.pointee.error_code ?? 0
         return 0
