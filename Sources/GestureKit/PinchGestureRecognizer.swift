@@ -19,6 +19,9 @@ public final class PinchGestureRecognizer: GestureRecognizer {
     @exclusivity(unchecked) private var baseScale = 1.0
     @exclusivity(unchecked) private var baseDistance = 0.0
     @exclusivity(unchecked) private var currentScale = 1.0
+    /// Touchpad: the gesture's absolute scale at the last event, and at the last re-base.
+    @exclusivity(unchecked) private var touchpadScale = 1.0
+    @exclusivity(unchecked) private var touchpadBaseScale = 1.0
     private let tracker = VelocityTracker()
     @exclusivity(unchecked) private var lastMidpoint: Point?
 
@@ -32,6 +35,7 @@ public final class PinchGestureRecognizer: GestureRecognizer {
         set {
             currentScale = newValue
             baseScale = newValue
+            touchpadBaseScale = touchpadScale
             baseDistance = pair.distance
             tracker.reset()
         }
@@ -93,10 +97,16 @@ public final class PinchGestureRecognizer: GestureRecognizer {
         case .begin:
             baseScale = 1
             currentScale = 1
+            touchpadScale = 1
+            touchpadBaseScale = 1
         case .update:
             guard event.scale.isFinite else { return }
-            let changed = event.scale != currentScale
-            currentScale = event.scale
+            // Absolute since the gesture began, relative to the last re-base (setting `scale`).
+            let s = touchpadBaseScale != 0 ? baseScale * event.scale / touchpadBaseScale : baseScale
+            guard s.isFinite else { return }
+            touchpadScale = event.scale
+            let changed = s != currentScale
+            currentScale = s
             tracker.add(time: now, x: currentScale)
             if state == .possible {
                 if changed { state = .began }
