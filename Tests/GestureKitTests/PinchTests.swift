@@ -91,10 +91,7 @@ import Testing
     }
 
     /// The same on the whole line: the location should be where the finger was.
-    @Test(
-        .disabled(
-            "bug: GestureRecognizer.locationInWindow falls back to touchpadLocation ((0,0), or the last touchpad gesture's pointer) once the touches are dropped, so a failure logged by the dispatcher's housekeeping has no real location"
-        ))
+    @Test
     func oneFingerFailsWhereTheFingerWas() {
         let h = Harness()
         h.add(PinchGestureRecognizer(name: "pinch"))
@@ -299,6 +296,51 @@ import Testing
         h.frame(1, Finger.down(1, 300, 200), Finger.down(2, 400, 200))
         h.frame(1.01, Finger.move(2, 500, 200))
         #expect(h.log.lines.last == "1.01 pinch began (400,200) n=2 scale=2 v=100")
+    }
+
+    /// Setting `scale` re-bases touchpad input too: with the UIKit idiom (apply the scale, set it
+    /// back to 1) the applied factors multiply up to the gesture's absolute scale, 2.
+    @Test func touchpadPinchSettingScaleRebases() {
+        let h = Harness()
+        let p = h.add(PinchGestureRecognizer(name: "pinch"))
+        var product = 1.0
+        p.addAction { g in
+            let pinch = g as! PinchGestureRecognizer
+            product *= pinch.scale
+            pinch.scale = 1
+        }
+        pad(h, 0, .begin)
+        pad(h, 0.01, .update, scale: 1.25)
+        pad(h, 0.02, .update, scale: 1.5)  // 1.5 / 1.25 = 1.2 since the reset
+        pad(h, 0.03, .update, scale: 2)  // 2 / 1.5 = 1.333
+        pad(h, 0.04, .end, scale: 2)
+        #expect(abs(product - 2) < 1e-12)
+        #expect(
+            h.log.lines == [
+                "0.01 pinch began (300,200) n=2 scale=1.25 v=0",
+                "0.02 pinch changed (300,200) n=2 scale=1.2 v=0",
+                "0.03 pinch changed (300,200) n=2 scale=1.333 v=0",
+                "0.04 pinch ended (300,200) n=2 scale=1 v=0",
+            ])
+    }
+
+    /// Touches landing during a touchpad gesture do not reach the pinch that has it.
+    @Test func touchpadAndTouchesAreNotMixed() {
+        let h = Harness()
+        h.add(PinchGestureRecognizer(name: "pinch"))
+        pad(h, 0, .begin)
+        pad(h, 0.01, .update, scale: 1.5)
+        h.frame(0.015, Finger.down(1, 100, 100), Finger.down(2, 200, 100))
+        h.frame(0.02, Finger.move(2, 400, 100))
+        pad(h, 0.03, .update, scale: 2)
+        pad(h, 0.04, .end, scale: 2)
+        h.frame(0.05, Finger.up(1, 100, 100), Finger.up(2, 400, 100))
+        #expect(
+            h.log.lines == [
+                "0.01 pinch began (300,200) n=2 scale=1.5 v=0",
+                "0.03 pinch changed (300,200) n=2 scale=2 v=25",
+                "0.04 pinch ended (300,200) n=2 scale=2 v=25",
+            ])
     }
 
     /// The touchpad gesture goes to the view under the pointer (and its ancestors).
