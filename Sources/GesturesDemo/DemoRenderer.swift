@@ -57,7 +57,7 @@ public enum DemoRenderer {
 
         cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
         setColor(cr, labelColor)
-        let labelSize = max(1, min(layout.label.height * 0.55, layout.label.width * 0.045))
+        let labelSize = max(1, min(layout.label.height * 0.55, layout.label.width * 0.06))
         centredText(cr, scene.label, in: layout.label, size: labelSize)
 
         var points = overlay

@@ -89,6 +89,7 @@ public final class DemoScene: ShellScene, GestureRecognizerDelegate {
     /// The picture's size in pixels (``DemoLayout/defaultImageSize`` without a picture).
     public let imageSize: Size
     public private(set) var needsDisplay = true
+    private var touchesShown = false
 
     /// Receives the event log (DESIGN.md §4.2), one line at a time without a newline: the layout
     /// line when set and after every resize, then every gesture transition with the label.
@@ -452,6 +453,8 @@ public final class DemoScene: ShellScene, GestureRecognizerDelegate {
     public func handle(_ event: InputEvent) {
         dispatcher.handle(event)
         applyImageGestures()
+        // The last frame drew the touches: any touch input changes what is drawn.
+        if touchesShown, case .touches = event { needsDisplay = true }
     }
 
     public func advance(to time: Double) {
@@ -501,8 +504,11 @@ public final class DemoScene: ShellScene, GestureRecognizerDelegate {
         return v.convert(Point(x: v.bounds.midX, y: v.bounds.midY), to: nil)
     }
 
+    /// Draws the scene (``DemoRenderer``). After a frame drawn with `showTouches`, touch input
+    /// sets ``needsDisplay``; otherwise only changes of the label or the image do.
     public func draw(into cairo: OpaquePointer, overlay: [Point], showTouches: Bool) {
         DemoRenderer.draw(self, into: cairo, overlay: overlay, showTouches: showTouches)
+        touchesShown = showTouches
         needsDisplay = false
     }
 
