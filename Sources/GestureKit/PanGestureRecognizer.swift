@@ -52,6 +52,21 @@ public class PanGestureRecognizer: GestureRecognizer {
         return (Point(x: x / Double(n), y: y / Double(n)), n)
     }
 
+    /// The centroid of the counted touches *including those lifting in this frame*, at their
+    /// lift positions: the set that was counted before the lift.
+    func liftCentroid() -> (Point, Int) {
+        var x = 0.0
+        var y = 0.0
+        var n = 0
+        for t in touches where t.phase != .cancelled && n < maximumNumberOfTouches {
+            x += t.locationInWindow.x
+            y += t.locationInWindow.y
+            n += 1
+        }
+        if n == 0 { return (base ?? .zero, 0) }
+        return (Point(x: x / Double(n), y: y / Double(n)), n)
+    }
+
     public override var locationInWindow: Point {
         let (c, n) = countedCentroid()
         return n > 0 ? c : super.locationInWindow
@@ -138,6 +153,10 @@ public class PanGestureRecognizer: GestureRecognizer {
     }
 
     public override func touchesEnded(_ touches: [Touch]) {
+        // A finger may lift somewhere else than its last move (a trace's `up` line carries its
+        // own position): the translation takes the lift position before the count re-bases.
+        let (lift, liftCount) = liftCentroid()
+        if base != nil && liftCount == baseCount && liftCount > 0 { lastCentroid = lift }
         update(record: false)
         let n = countedCentroid().1
         if state.isActive {

@@ -115,6 +115,11 @@ public final class ScreenEdgePanGestureRecognizer: PanGestureRecognizer {
         return 1
     }
 
+    override func liftCentroid() -> (Point, Int) {
+        guard let first, first.phase != .cancelled else { return (base ?? .zero, 0) }
+        return (first.locationInWindow, 1)
+    }
+
     override func countedCentroid() -> (Point, Int) {
         guard let first, first.phase == .began || first.phase == .moved else { return (base ?? .zero, 0) }
         return (first.locationInWindow, 1)

@@ -313,3 +313,31 @@ func expectClose(_ a: Vector, _ b: Vector, tolerance: Double = 1e-9, sourceLocat
     #expect(
         abs(a.dx - b.dx) <= tolerance && abs(a.dy - b.dy) <= tolerance, "\(a) ≉ \(b)", sourceLocation: sourceLocation)
 }
+
+@MainActor
+@Suite struct PanLiftPositionTests {
+    /// DESIGN §4.1's own example lifts 5.5 pt further than the last move: the ended translation
+    /// includes the lift position.
+    @Test func liftPositionCounts() {
+        let h = Harness()
+        h.add(PanGestureRecognizer(name: "pan"))
+        h.frame(0, Finger.down(1, 100, 200))
+        h.frame(0.016, Finger.move(1, 120, 200))
+        h.frame(0.1, Finger.up(1, 135, 200))
+        #expect(h.log.lines.first == "0.016 pan began (120,200) n=1 tr=[20,0] v=[1250,0]")
+        #expect(h.log.lines.last?.hasPrefix("0.1 pan ended (135,200) n=1 tr=[35,0]") == true)
+    }
+
+    /// One of two fingers lifts elsewhere than its last move: the translation takes that
+    /// position, then re-bases on the remaining finger without a jump.
+    @Test func oneOfTwoLiftsElsewhere() {
+        let h = Harness()
+        let pan = h.add(PanGestureRecognizer(name: "pan"))
+        h.frame(0, Finger.down(1, 100, 100), Finger.down(2, 200, 100))
+        h.frame(0.02, Finger.move(1, 120, 100), Finger.move(2, 220, 100))  // centroid +20
+        h.frame(0.04, Finger.up(2, 240, 100))  // centroid of (120, 240) = 180: +30 in all
+        #expect(abs(pan.translation(in: nil).dx - 30) < 1e-9)
+        h.frame(0.06, Finger.move(1, 130, 100))  // one finger, +10 more
+        #expect(abs(pan.translation(in: nil).dx - 40) < 1e-9)
+    }
+}
