@@ -487,6 +487,8 @@ public final class DemoScene: ShellScene, GestureRecognizerDelegate {
         case .shake:
             dispatcher.handle(.shake(timestamp: time))
         }
+        // A finger gesture on the image in progress goes on from where the key put the image.
+        if inSession && command != .shake { rebaseImageSession(flush: false) {} }
         applyImageGestures()
         needsDisplay = true
     }

@@ -354,3 +354,31 @@ let repoRoot: String = {
     parts.removeLast(3)
     return parts.joined(separator: "/")
 }()
+
+@Suite @MainActor struct SceneEdgeCaseTests {
+    /// A key pressed or a resize in the middle of an image pinch: the gesture goes on from the
+    /// image's new state instead of snapping back.
+    @Test func keyAndResizeDuringAnImageGesture() {
+        let scene = DemoScene()
+        let c = layout1024.image.center
+        var events = stroke(
+            start: 0, steps: 20,
+            [
+                lerp(Point(x: c.x - 40, y: c.y), Point(x: c.x - 80, y: c.y)),
+                lerp(Point(x: c.x + 40, y: c.y), Point(x: c.x + 80, y: c.y)),
+            ])
+        let lift = events.removeLast()
+        for e in events.prefix(12) { scene.handle(e) }
+        #expect(scene.imagePinch.state.isActive)
+        let before = scene.imageScale
+        scene.perform(.scaleUp, at: 0.2)
+        #expect(abs(scene.imageScale - before * 1.1) < 1e-9)
+        for e in events.dropFirst(12) { scene.handle(e) }
+        // The pinch doubled the finger distance; the key's step stays in.
+        #expect(abs(scene.imageScale - 2 * 1.1) < 1e-9)
+        scene.resize(to: Size(width: 2048, height: 1536), at: 0.5)
+        scene.handle(lift)
+        #expect(abs(scene.imageScale - 2 * 1.1) < 1e-9)
+        #expect(abs(scene.imageBounds.width - 2 * 337.92) < 1e-9)
+    }
+}
