@@ -9,7 +9,9 @@ import Testing
 /// Every test that starts an X server lives in this suite (or a suite nested in it, declared
 /// in an extension), so they run one at a time: each starts its own server, and the machine
 /// has few cores. None of them skips: a server that cannot start is a failure with the reason.
-@Suite("X11 integration (own Xvfb / Xorg servers)", .serialized)
+/// A hang (a server or the app that never answers) fails after the time limit instead of
+/// stalling CI.
+@Suite("X11 integration (own Xvfb / Xorg servers)", .serialized, .timeLimit(.minutes(2)))
 struct XServerTests {}
 
 extension XServerTests {
