@@ -56,42 +56,41 @@ public final class VelocityTracker {
     public func velocity(at now: Double) -> (x: Double, y: Double) {
         guard count >= 2 else { return (0, 0) }
         let cap = Self.capacity
-        let newest = (head + cap - 1) % cap
-        let tNew = buffer[newest * 3]
+        var k = head == 0 ? cap - 1 : head - 1
+        let tNew = buffer[k * 3]
+        let xNew = buffer[k * 3 + 1]
+        let yNew = buffer[k * 3 + 2]
         guard now - tNew <= Self.staleAfter + 1e-9 else { return (0, 0) }
-        // Pass 1: how many samples are inside the horizon, and their means.
-        var n = 0
+        // One pass over the samples inside the horizon, newest first. Times and values are taken
+        // relative to the newest sample, so the closed-form sums do not lose precision.
+        var n = 0.0
         var st = 0.0
         var sx = 0.0
         var sy = 0.0
-        while n < count {
-            let k = ((newest + cap - n) % cap) * 3
-            let dt = buffer[k] - tNew
-            if -dt > Self.horizon + 1e-9 { break }
-            st += dt
-            sx += buffer[k + 1]
-            sy += buffer[k + 2]
-            n += 1
-        }
-        guard n >= 2 else { return (0, 0) }
-        let count = Double(n)
-        let mt = st / count
-        let mx = sx / count
-        let my = sy / count
-        // Pass 2: the slopes.
         var stt = 0.0
         var stx = 0.0
         var sty = 0.0
-        for j in 0..<n {
-            let k = ((newest + cap - j) % cap) * 3
-            let dt = buffer[k] - tNew - mt
+        var i = 0
+        while i < count {
+            let dt = buffer[k * 3] - tNew
+            if -dt > Self.horizon + 1e-9 { break }
+            let x = buffer[k * 3 + 1] - xNew
+            let y = buffer[k * 3 + 2] - yNew
+            n += 1
+            st += dt
+            sx += x
+            sy += y
             stt += dt * dt
-            stx += dt * (buffer[k + 1] - mx)
-            sty += dt * (buffer[k + 2] - my)
+            stx += dt * x
+            sty += dt * y
+            i += 1
+            k = k == 0 ? cap - 1 : k - 1
         }
-        guard stt > 0 else { return (0, 0) }
-        let vx = stx / stt
-        let vy = sty / stt
+        guard n >= 2 else { return (0, 0) }
+        let denominator = n * stt - st * st
+        guard denominator > 0 else { return (0, 0) }
+        let vx = (n * stx - st * sx) / denominator
+        let vy = (n * sty - st * sy) / denominator
         return (vx.isFinite ? vx : 0, vy.isFinite ? vy : 0)
     }
 }
