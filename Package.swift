@@ -64,7 +64,7 @@ if Context.environment["GESTURES_BENCHMARKS"] != nil {
         .executableTarget(
             name: "GestureBenchmarks",
             dependencies: [
-                "GestureKit", "GesturesDemo",
+                "GestureKit", "GesturesDemo", "CCairo",
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/GestureBenchmarks",

@@ -1,4 +1,5 @@
 import Benchmark
+import CCairo
 import GestureKit
 import GesturesDemo
 
@@ -59,6 +60,33 @@ final class PinchRotateStream {
 
 nonisolated(unsafe) var stream: PinchRotateStream?
 
+/// One full frame of the demo at 1280×800 with the image scaled and rotated, drawn with Cairo
+/// into an ARGB32 image surface (what the X shell draws into before copying to the window).
+/// Budget (issue 3): ≤ 2 ms per frame.
+@MainActor
+final class FullFrame {
+    let scene: DemoScene
+    let surface: OpaquePointer
+    let cr: OpaquePointer
+
+    init() {
+        scene = DemoScene(size: Size(width: 1280, height: 800))
+        scene.perform(.scaleUp, at: 0)
+        scene.perform(.scaleUp, at: 0)
+        scene.perform(.rotateClockwise, at: 0)
+        surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1280, 800)
+        cr = cairo_create(surface)
+        draw()
+    }
+
+    func draw() {
+        scene.draw(into: cr, overlay: [], showTouches: false)
+        cairo_surface_flush(surface)
+    }
+}
+
+nonisolated(unsafe) var fullFrame: FullFrame?
+
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .instructions, .mallocCountTotal, .throughput],
@@ -77,6 +105,17 @@ let benchmarks: @Sendable () -> Void = {
         await MainActor.run {
             let s = stream!
             for _ in iterations { s.step() }
+        }
+        benchmark.stopMeasurement()
+    }
+
+    Benchmark("DemoScene full frame 1280x800, image scaled and rotated (Cairo)") { benchmark async in
+        let iterations = benchmark.scaledIterations
+        await MainActor.run { if fullFrame == nil { fullFrame = FullFrame() } }
+        benchmark.startMeasurement()
+        await MainActor.run {
+            let f = fullFrame!
+            for _ in iterations { f.draw() }
         }
         benchmark.stopMeasurement()
     }
