@@ -26,7 +26,11 @@ public final class TouchDispatcher {
     /// Recognizers taking part in the current interaction, in the order they joined.
     @exclusivity(unchecked) private(set) var involved: [GestureRecognizer] = []
     @exclusivity(unchecked) private var serial: UInt64 = 0
+    /// Numbers the touch frames (from 1; recognizers' scratch lists are stamped with it).
+    @exclusivity(unchecked) private var frameSerial: UInt64 = 0
     @exclusivity(unchecked) private var frameTouches: [Touch] = []
+    /// The number of entries of `frameTouches` that belong to the frame being built.
+    @exclusivity(unchecked) private var frameCount = 0
     @exclusivity(unchecked) private var touchpadRecognizers: [GestureRecognizer] = []
     @exclusivity(unchecked) private var viewScratch: [Touch] = []
 
@@ -74,7 +78,7 @@ public final class TouchDispatcher {
 
     public func handle(_ frame: TouchFrame) {
         let t = beginInstant(frame.timestamp)
-        frameTouches.removeAll(keepingCapacity: true)
+        frameCount = 0
         // 1. Update the touches.
         for change in frame.changes {
             let existing = touch(withID: change.id)
@@ -100,14 +104,18 @@ public final class TouchDispatcher {
                 addToFrame(touch)
             }
         }
-        // 2. Sort each touch into its recognizers' scratch lists.
-        for touch in frameTouches {
-            for r in touch.gestureRecognizers {
-                switch touch.phase {
-                case .began: r.scratchBegan.append(touch)
-                case .moved: r.scratchMoved.append(touch)
-                case .ended: r.scratchEnded.append(touch)
-                case .cancelled: r.scratchCancelled.append(touch)
+        if frameTouches.count > frameCount { frameTouches.removeLast(frameTouches.count - frameCount) }
+        // 2. Sort each touch into its recognizers' scratch lists: first the common case where
+        // every list already holds this frame's touches (the last frame's were the same), which
+        // writes no reference and so needs no retain; else the general way.
+        frameSerial &+= 1
+        var frame = frameSerial
+        if !collectUnchanged(frame: frame) {
+            frameSerial &+= 1
+            frame = frameSerial
+            for touch in frameTouches {
+                for r in touch.gestureRecognizers {
+                    r.collect(touch, frame: frame)
                 }
             }
         }
@@ -116,7 +124,7 @@ public final class TouchDispatcher {
         while i < involved.count {
             let r = involved[i]
             i += 1
-            deliver(to: r)
+            r.deliverCollected(frame: frame)
         }
         // 4. Raw touches to the views.
         deliverToViews()
@@ -124,29 +132,35 @@ public final class TouchDispatcher {
         var i2 = 0
         var anyEnded = false
         while i2 < frameTouches.count {
-            let touch = frameTouches[i2]
+            unowned(unsafe) let touch = frameTouches[i2]
             touch.isInFrame = false
             if touch.phase == .ended || touch.phase == .cancelled { anyEnded = true }
             i2 += 1
         }
         if anyEnded {
+            // Do not keep ended touches (and through them their views and recognizers) alive.
+            frameTouches.removeAll(keepingCapacity: true)
             activeTouches.removeAll { $0.phase == .ended || $0.phase == .cancelled }
             needsHousekeeping = true
         }
         endInstant(t)
     }
 
-    private func deliver(to r: GestureRecognizer) {
-        defer {
-            if !r.scratchBegan.isEmpty { r.scratchBegan.removeAll(keepingCapacity: true) }
-            if !r.scratchMoved.isEmpty { r.scratchMoved.removeAll(keepingCapacity: true) }
-            if !r.scratchEnded.isEmpty { r.scratchEnded.removeAll(keepingCapacity: true) }
-            if !r.scratchCancelled.isEmpty { r.scratchCancelled.removeAll(keepingCapacity: true) }
+    /// Sorts the frame's touches into scratch lists that already hold them; false as soon as
+    /// one does not (the counts are then partial: the caller starts again with a new frame).
+    private func collectUnchanged(frame: UInt64) -> Bool {
+        var k = 0
+        while k < frameTouches.count {
+            let touch = frameTouches[k]
+            k += 1
+            var j = 0
+            while j < touch.gestureRecognizers.count {
+                let r = touch.gestureRecognizers[j]
+                j += 1
+                if !r.collectUnchanged(touch, frame: frame) { return false }
+            }
         }
-        if !r.scratchBegan.isEmpty && r.acceptsInput { r.touchesBegan(r.scratchBegan) }
-        if !r.scratchMoved.isEmpty && r.acceptsInput { r.touchesMoved(r.scratchMoved) }
-        if !r.scratchEnded.isEmpty && r.acceptsInput { r.touchesEnded(r.scratchEnded) }
-        if !r.scratchCancelled.isEmpty && r.acceptsInput { r.touchesCancelled(r.scratchCancelled) }
+        return true
     }
 
     private func deliverToViews() {
@@ -186,10 +200,18 @@ public final class TouchDispatcher {
         return nil
     }
 
+    /// Adds a touch to this frame's list. The list keeps the last frame's touches (up to the
+    /// first frame with a lift): rewriting an entry with the same touch is skipped, so a steady
+    /// stream of moves costs no retain, release or uniqueness check.
     private func addToFrame(_ touch: Touch) {
         if touch.isInFrame { return }
         touch.isInFrame = true
-        frameTouches.append(touch)
+        if frameCount < frameTouches.count {
+            if frameTouches[frameCount] !== touch { frameTouches[frameCount] = touch }
+        } else {
+            frameTouches.append(touch)
+        }
+        frameCount += 1
     }
 
     private func move(_ touch: Touch, to location: Point, at t: Double) {
