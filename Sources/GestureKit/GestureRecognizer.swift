@@ -289,9 +289,13 @@ open class GestureRecognizer {
         if list.isEmpty { return .zero }
         var x = 0.0
         var y = 0.0
-        for t in list {
-            x += t.locationInWindow.x
-            y += t.locationInWindow.y
+        // Indexing, not `for … in`: the loop then needs no retain of the list or its touches.
+        var i = 0
+        while i < list.count {
+            let p = list[i].locationInWindow
+            x += p.x
+            y += p.y
+            i += 1
         }
         let n = Double(list.count)
         return Point(x: x / n, y: y / n)
@@ -300,7 +304,11 @@ open class GestureRecognizer {
     /// The number of tracked touches that are still down (not ending in this frame).
     public var numberOfDownTouches: Int {
         var n = 0
-        for t in touches where t.phase == .began || t.phase == .moved { n += 1 }
+        var i = 0
+        while i < touches.count {
+            if touches[i].phase.isDown { n += 1 }
+            i += 1
+        }
         return n
     }
 

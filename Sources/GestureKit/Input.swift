@@ -4,6 +4,11 @@ public enum TouchPhase: String, Sendable, Hashable, CaseIterable {
     case began, moved, ended, cancelled
 }
 
+extension TouchPhase {
+    /// Began or moved: the touch is not ending in this frame.
+    @inline(__always) var isDown: Bool { self == .began || self == .moved }
+}
+
 /// One touch's change in a frame: its id (unique while the touch is down), its phase and its
 /// location in window points.
 public struct TouchChange: Hashable, Sendable {

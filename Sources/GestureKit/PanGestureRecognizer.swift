@@ -43,10 +43,18 @@ public class PanGestureRecognizer: GestureRecognizer {
         var x = 0.0
         var y = 0.0
         var n = 0
-        for t in touches where (t.phase == .began || t.phase == .moved) && n < maximumNumberOfTouches {
-            x += t.locationInWindow.x
-            y += t.locationInWindow.y
-            n += 1
+        let limit = maximumNumberOfTouches
+        // Indexing, not `for … in`: the loop then needs no retain of the list or its touches.
+        var i = 0
+        while i < touches.count && n < limit {
+            let phase = touches[i].phase
+            if phase == .began || phase == .moved {
+                let p = touches[i].locationInWindow
+                x += p.x
+                y += p.y
+                n += 1
+            }
+            i += 1
         }
         if n == 0 { return (base ?? .zero, 0) }
         return (Point(x: x / Double(n), y: y / Double(n)), n)
@@ -58,10 +66,16 @@ public class PanGestureRecognizer: GestureRecognizer {
         var x = 0.0
         var y = 0.0
         var n = 0
-        for t in touches where t.phase != .cancelled && n < maximumNumberOfTouches {
-            x += t.locationInWindow.x
-            y += t.locationInWindow.y
-            n += 1
+        let limit = maximumNumberOfTouches
+        var i = 0
+        while i < touches.count && n < limit {
+            if touches[i].phase != .cancelled {
+                let p = touches[i].locationInWindow
+                x += p.x
+                y += p.y
+                n += 1
+            }
+            i += 1
         }
         if n == 0 { return (base ?? .zero, 0) }
         return (Point(x: x / Double(n), y: y / Double(n)), n)

@@ -23,14 +23,16 @@ struct TouchPair {
     /// Drops lifted touches and fills the pair from `candidates` (the recognizer's touches, in
     /// landing order). Returns true when a new complete pair formed.
     mutating func refill(from candidates: [Touch]) -> Bool {
-        if let f = first, !(f.phase == .began || f.phase == .moved) { first = nil }
-        if let s = second, !(s.phase == .began || s.phase == .moved) { second = nil }
+        // The common case, a complete pair still down, changes nothing (and retains nothing).
+        if first != nil && first!.phase.isDown && second != nil && second!.phase.isDown { return false }
+        if first != nil && !first!.phase.isDown { first = nil }
+        if second != nil && !second!.phase.isDown { second = nil }
         if first == nil, let s = second {
             first = s
             second = nil
         }
         let wasComplete = isComplete
-        for t in candidates where t.phase == .began || t.phase == .moved {
+        for t in candidates where t.phase.isDown {
             if isComplete { break }
             if t === first || t === second { continue }
             if first == nil { first = t } else { second = t }
