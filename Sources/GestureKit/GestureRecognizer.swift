@@ -126,17 +126,23 @@ open class GestureRecognizer {
     /// Continuous recognizers (pan, pinch…) begin, change and end; discrete ones (tap, swipe,
     /// shake) go straight to `ended` (recognized).
     public let isContinuous: Bool
-    public weak var delegate: (any GestureRecognizerDelegate)?
+    @exclusivity(unchecked) public weak var delegate: (any GestureRecognizerDelegate)?
     /// The view the recognizer is attached to. UIKit: `view`.
-    public internal(set) weak var view: View?
+    @exclusivity(unchecked) public internal(set) weak var view: View?
     /// UIKit: `cancelsTouchesInView` (default true).
     @exclusivity(unchecked) public var cancelsTouchesInView = true
     /// UIKit: `isEnabled`. Turning it off cancels an active gesture and drops a possible one.
-    public var isEnabled = true {
-        didSet {
-            if oldValue && !isEnabled { disable() }
+    public var isEnabled: Bool {
+        get { enabledStorage }
+        set {
+            let oldValue = enabledStorage
+            enabledStorage = newValue
+            if oldValue && !newValue { disable() }
         }
     }
+    /// The storage of `isEnabled` (a stored property with an observer would be checked for
+    /// exclusive access at run time on every read).
+    @exclusivity(unchecked) private var enabledStorage = true
 
     /// The touches this recognizer tracks: those delivered to it since it last reset and still
     /// down, plus those ending in the current frame (removed after the frame).

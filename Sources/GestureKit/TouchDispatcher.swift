@@ -259,7 +259,7 @@ public final class TouchDispatcher {
 
     /// Set when housekeeping may have something to do: a touch ended, a recognizer finished,
     /// a timer fired. Frames of plain moves skip it.
-    var needsHousekeeping = false
+    @exclusivity(unchecked) var needsHousekeeping = false
 
     /// Drops ended touches, fails abandoned possible recognizers, resets finished ones.
     func housekeeping() {

@@ -17,7 +17,7 @@ open class View {
     @exclusivity(unchecked) public var isUserInteractionEnabled = true
     /// UIKit: `isHidden`. Hidden views are never hit.
     @exclusivity(unchecked) public var isHidden = false
-    public private(set) weak var superview: View?
+    @exclusivity(unchecked) public private(set) weak var superview: View?
     @exclusivity(unchecked) public private(set) var subviews: [View] = []
     @exclusivity(unchecked) public private(set) var gestureRecognizers: [GestureRecognizer] = []
 
@@ -165,7 +165,7 @@ public final class Touch {
     /// The recognizers the touch is delivered to (hit view's, then its ancestors').
     @exclusivity(unchecked) public internal(set) var gestureRecognizers: [GestureRecognizer] = []
     /// True while the touch is in the dispatcher's list for the current frame.
-    var isInFrame = false
+    @exclusivity(unchecked) var isInFrame = false
     /// Set once a recognizer with `cancelsTouchesInView` took the touch from its view.
     @exclusivity(unchecked) public internal(set) var isCancelledForView = false
 
