@@ -42,7 +42,7 @@ public final class PinchGestureRecognizer: GestureRecognizer {
     }
 
     /// UIKit: `velocity`, scale per second.
-    public var velocity: Double { tracker.velocity(at: now).x }
+    public var velocity: Double { tracker.xVelocity(at: now) }
 
     public override var logValues: GestureValues {
         .pinch(scale: currentScale, velocity: velocityForLog ? velocity : 0)

@@ -36,7 +36,7 @@ public final class RotationGestureRecognizer: GestureRecognizer {
     }
 
     /// UIKit: `velocity`, radians per second.
-    public var velocity: Double { tracker.velocity(at: now).x }
+    public var velocity: Double { tracker.xVelocity(at: now) }
 
     public override var logValues: GestureValues {
         .rotation(rotation: rotation, velocity: velocityForLog ? velocity : 0)

@@ -54,6 +54,17 @@ public final class VelocityTracker {
     /// The velocity (units per second) at `now`: per axis, the slope of the least-squares line
     /// through the recent samples.
     public func velocity(at now: Double) -> (x: Double, y: Double) {
+        fit(at: now, withY: true)
+    }
+
+    /// The x part of ``velocity(at:)`` alone (the same value), for one-dimensional values.
+    func xVelocity(at now: Double) -> Double {
+        fit(at: now, withY: false).x
+    }
+
+    /// The fit; without `withY` the y sums are skipped and y reads 0.
+    @inline(__always)
+    private func fit(at now: Double, withY: Bool) -> (x: Double, y: Double) {
         guard count >= 2 else { return (0, 0) }
         let cap = Self.capacity
         var k = head == 0 ? cap - 1 : head - 1
@@ -70,27 +81,39 @@ public final class VelocityTracker {
         var stt = 0.0
         var stx = 0.0
         var sty = 0.0
-        var i = 0
-        while i < count {
-            let dt = buffer[k * 3] - tNew
-            if -dt > Self.horizon + 1e-9 { break }
-            let x = buffer[k * 3 + 1] - xNew
-            let y = buffer[k * 3 + 2] - yNew
-            n += 1
-            st += dt
-            sx += x
-            sy += y
-            stt += dt * dt
-            stx += dt * x
-            sty += dt * y
-            i += 1
-            k = k == 0 ? cap - 1 : k - 1
+        // The ring holds at most two runs of consecutive slots (newest down to slot 0, then the
+        // top of the buffer down): walk each with a pointer, no index arithmetic per sample.
+        let limit = Self.horizon + 1e-9
+        var remaining = count
+        scan: while remaining > 0 {
+            let run = min(remaining, k + 1)
+            var p = buffer + k * 3
+            var left = run
+            while left > 0 {
+                let dt = p[0] - tNew
+                if -dt > limit { break scan }
+                let x = p[1] - xNew
+                n += 1
+                st += dt
+                sx += x
+                stt += dt * dt
+                stx += dt * x
+                if withY {
+                    let y = p[2] - yNew
+                    sy += y
+                    sty += dt * y
+                }
+                p -= 3
+                left -= 1
+            }
+            remaining -= run
+            k = cap - 1
         }
         guard n >= 2 else { return (0, 0) }
         let denominator = n * stt - st * st
         guard denominator > 0 else { return (0, 0) }
         let vx = (n * stx - st * sx) / denominator
-        let vy = (n * sty - st * sy) / denominator
+        let vy = withY ? (n * sty - st * sy) / denominator : 0
         return (vx.isFinite ? vx : 0, vy.isFinite ? vy : 0)
     }
 }
