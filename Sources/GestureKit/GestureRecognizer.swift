@@ -142,7 +142,7 @@ open class GestureRecognizer {
     }
     /// The storage of `isEnabled` (a stored property with an observer would be checked for
     /// exclusive access at run time on every read).
-    @exclusivity(unchecked) private var enabledStorage = true
+    @exclusivity(unchecked) private(set) var enabledStorage = true
 
     /// The touches this recognizer tracks: those delivered to it since it last reset and still
     /// down, plus those ending in the current frame (removed after the frame).
@@ -430,11 +430,20 @@ open class GestureRecognizer {
         lastReported = (loc, n, values)
         if next.isFinished { dispatcher?.needsHousekeeping = true }
         if next != .failed {
-            for action in actions { action(self) }
+            // The actions present now (one may add another).
+            let count = actions.count
+            var i = 0
+            while i < count {
+                actions[i](self)
+                i += 1
+            }
         }
-        dispatcher?.report(
-            GestureTransition(
-                time: now, recognizer: self, state: next, location: loc, numberOfTouches: n, values: values))
+        // Built only for a listener (it holds the recognizer: building it costs a retain).
+        if let d = dispatcher, d.onTransition != nil {
+            d.report(
+                GestureTransition(
+                    time: now, recognizer: self, state: next, location: loc, numberOfTouches: n, values: values))
+        }
         if next == .failed || next == .cancelled { cancelTimer() }
         if next == .failed { dispatcher?.recognizerFailed(self) }
     }

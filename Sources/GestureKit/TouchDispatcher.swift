@@ -81,7 +81,13 @@ public final class TouchDispatcher {
         frameCount = 0
         // 1. Update the touches.
         for change in frame.changes {
-            let existing = touch(withID: change.id)
+            let index = activeIndex(ofID: change.id)
+            if change.phase == .moved {
+                // The common case, by index into the active list: it retains nothing.
+                if let index { moveActive(at: index, to: change.location, at: t) }
+                continue
+            }
+            let existing = index.map { activeTouches[$0] }
             switch change.phase {
             case .began:
                 if let touch = existing {
@@ -91,8 +97,7 @@ public final class TouchDispatcher {
                 guard change.location.isFinite else { continue }
                 beginTouch(id: change.id, at: change.location, time: t)
             case .moved:
-                guard let touch = existing else { continue }
-                move(touch, to: change.location, at: t)
+                continue
             case .ended, .cancelled:
                 guard let touch = existing, touch.phase == .began || touch.phase == .moved else { continue }
                 if change.phase == .ended && change.location.isFinite {
@@ -122,9 +127,14 @@ public final class TouchDispatcher {
         // 3. Deliver, recognizer by recognizer, in the order they joined.
         var i = 0
         while i < involved.count {
-            let r = involved[i]
+            // (Checked first on stored properties, so that one with nothing to take costs no retain.)
+            if involved[i].scratchFrame == frame && involved[i].enabledStorage
+                && (involved[i].stateStorage == .possible || involved[i].stateStorage.isActive)
+            {
+                let r = involved[i]
+                r.deliverCollected(frame: frame)
+            }
             i += 1
-            r.deliverCollected(frame: frame)
         }
         // 4. Raw touches to the views.
         deliverToViews()
@@ -191,13 +201,31 @@ public final class TouchDispatcher {
         }
     }
 
-    private func touch(withID id: Int) -> Touch? {
+    private func activeIndex(ofID id: Int) -> Int? {
         var i = 0
         while i < activeTouches.count {
-            if activeTouches[i].id == id { return activeTouches[i] }
+            if activeTouches[i].id == id { return i }
             i += 1
         }
         return nil
+    }
+
+    /// `move` for `activeTouches[index]`.
+    private func moveActive(at index: Int, to location: Point, at t: Double) {
+        guard location.isFinite else { return }
+        activeTouches[index].previousLocationInWindow = activeTouches[index].locationInWindow
+        activeTouches[index].locationInWindow = location
+        activeTouches[index].timestamp = t
+        if activeTouches[index].phase == .began && !activeTouches[index].isInFrame {
+            activeTouches[index].phase = .moved
+        }
+        if activeTouches[index].isInFrame { return }
+        activeTouches[index].isInFrame = true
+        if frameCount < frameTouches.count && frameTouches[frameCount] === activeTouches[index] {
+            frameCount += 1
+        } else {
+            addToFrameSlowly(activeTouches[index])
+        }
     }
 
     /// Adds a touch to this frame's list. The list keeps the last frame's touches (up to the
@@ -206,6 +234,10 @@ public final class TouchDispatcher {
     private func addToFrame(_ touch: Touch) {
         if touch.isInFrame { return }
         touch.isInFrame = true
+        addToFrameSlowly(touch)
+    }
+
+    private func addToFrameSlowly(_ touch: Touch) {
         if frameCount < frameTouches.count {
             if frameTouches[frameCount] !== touch { frameTouches[frameCount] = touch }
         } else {
