@@ -22,9 +22,9 @@ public enum GestureState: String, Sendable, Hashable, CaseIterable {
     public static let recognized = GestureState.ended
 
     /// True for began and changed.
-    public var isActive: Bool { self == .began || self == .changed }
+    @inlinable public var isActive: Bool { self == .began || self == .changed }
     /// True for ended, cancelled and failed: the recognizer waits for its touches to end, then resets.
-    public var isFinished: Bool { self == .ended || self == .cancelled || self == .failed }
+    @inlinable public var isFinished: Bool { self == .ended || self == .cancelled || self == .failed }
 
     /// Whether a recognizer may go from `self` to `next` (the reset to `possible` is not a
     /// transition of the log). Discrete recognizers never begin.

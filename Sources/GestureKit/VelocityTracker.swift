@@ -42,12 +42,12 @@ public final class VelocityTracker {
     /// Records a 2-D sample. Non-finite samples and samples older than the newest are ignored.
     public func add(time: Double, x: Double, y: Double = 0) {
         guard time.isFinite, x.isFinite, y.isFinite else { return }
-        if count > 0 && time < buffer[((head + Self.capacity - 1) % Self.capacity) * 3] { return }
+        if count > 0 && time < buffer[(head == 0 ? Self.capacity - 1 : head - 1) * 3] { return }
         let k = head * 3
         buffer[k] = time
         buffer[k + 1] = x
         buffer[k + 2] = y
-        head = (head + 1) % Self.capacity
+        head = head == Self.capacity - 1 ? 0 : head + 1
         if count < Self.capacity { count += 1 }
     }
 
