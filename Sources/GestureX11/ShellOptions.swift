@@ -25,6 +25,13 @@ public struct ShellOptions: Sendable {
     public var idleTourDelay = 90.0
     /// The pause between two plays of the kiosk tour.
     public var tourGap = 30.0
+    /// After a wake-up that brought pointer or touch motion, the shell reads the X connection
+    /// again only this many seconds later (default: one 60 Hz frame), so that motion arriving
+    /// meanwhile is handled — and drawn — in one go, as UIKit delivers coalesced touches once per
+    /// frame: a few wake-ups per frame instead of one per event (a wake-up costs tens of µs in
+    /// a VM), at most one frame of added latency during a drag, none for the first event after
+    /// a pause. Event times are the server's, so recognition is unaffected. 0 reads at once.
+    public var inputBatchInterval = 0.016
     /// The window title.
     public var title = "Gestures"
 

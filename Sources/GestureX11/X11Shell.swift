@@ -145,6 +145,7 @@ public final class X11Shell {
     private var pendingTime = 0.0
 
     private var outputPending = false
+    private var motionSeen = false
     private var windowDestroyed = false
     private var exposed = false
     private var everExposed = false
@@ -446,7 +447,14 @@ public final class X11Shell {
         ]
         var readable = true
         while running {
+            let wake = clock.now()
+            motionSeen = false
             drainEvents(read: readable)
+            // Input batching: after a wake-up that brought motion, the socket is left alone for
+            // `inputBatchInterval` — motion that arrives meanwhile is handled in one go (UIKit
+            // delivers coalesced touches once per frame). Event times are the server's, so
+            // velocities are unaffected; the first event after a pause is handled at once.
+            let holdUntil = motionSeen ? wake + options.inputBatchInterval : wake
             guard running else { break }
             runTimers(now: clock.now())
             guard running else { break }
@@ -461,12 +469,23 @@ public final class X11Shell {
                 readable = false
                 continue
             }
-            let timeout = pollTimeout(now: clock.now())
+            let before = clock.now()
+            var timeout = pollTimeout(now: before)
+            if holdUntil > before {
+                // POLLHUP and POLLERR are reported even with no events asked: a dead server is
+                // still noticed at once.
+                fds[0].events = 0
+                let ms = Int32(((holdUntil - before) * 1000).rounded(.up))
+                timeout = timeout < 0 ? ms : min(timeout, ms)
+            } else {
+                fds[0].events = Int16(POLLIN)
+            }
             fds[0].revents = 0
             fds[1].revents = 0
             let n = poll(&fds, nfds_t(signalFD >= 0 ? 2 : 1), timeout)
             if n < 0 && errno != EINTR { break }
-            readable = fds[0].revents & Int16(POLLIN) != 0
+            // After a hold, read whatever came meanwhile without another poll() round.
+            readable = fds[0].revents & Int16(POLLIN) != 0 || fds[0].events == 0
             if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
                 // The server went away: let Xlib notice and call the IO error handler.
                 XNoOp(display)
@@ -741,6 +760,7 @@ public final class X11Shell {
             if scratch.isEmpty { noteActivity() }
             addChanges(at: t)
         case MotionNotify:
+            motionSeen = true
             let m = event.xmotion
             translator.pointerMoved(device: 0, to: point(Double(m.x), Double(m.y)), modifiers: m.state, into: &scratch)
             if scratch.isEmpty { noteActivity() } else { addChanges(at: eventTime(m.time)) }
@@ -768,11 +788,14 @@ public final class X11Shell {
             let id = UInt32(bitPattern: e.detail)
             switch evtype {
             case XI_TouchBegin: translator.touchBegan(device: e.deviceid, touch: id, at: p, into: &scratch)
-            case XI_TouchUpdate: translator.touchMoved(device: e.deviceid, touch: id, to: p, into: &scratch)
+            case XI_TouchUpdate:
+                motionSeen = true
+                translator.touchMoved(device: e.deviceid, touch: id, to: p, into: &scratch)
             default: translator.touchEnded(device: e.deviceid, touch: id, at: p, into: &scratch)
             }
             addChanges(at: eventTime(e.time))
         case XI_Motion:
+            motionSeen = true
             let e = data.assumingMemoryBound(to: XIDeviceEvent.self).pointee
             if touchSelected && e.flags & XC.xiPointerEmulated != 0 { return }
             translator.pointerMoved(
@@ -804,6 +827,7 @@ public final class X11Shell {
         case XI_Leave:
             if !translator.hasActiveFingers { translator.hover = nil }
         case XI_GesturePinchBegin, XI_GesturePinchUpdate, XI_GesturePinchEnd:
+            motionSeen = true
             let e = data.assumingMemoryBound(to: XIGesturePinchEvent.self).pointee
             let phase: TouchpadPhase =
                 switch evtype {
@@ -817,6 +841,7 @@ public final class X11Shell {
                 scale: quantize(e.scale), angleDelta: quantize(e.delta_angle))
             feed(.touchpadPinch(pinch), real: true)
         case XI_GestureSwipeBegin, XI_GestureSwipeUpdate, XI_GestureSwipeEnd:
+            motionSeen = true
             let e = data.assumingMemoryBound(to: XIGestureSwipeEvent.self).pointee
             switch evtype {
             case XI_GestureSwipeBegin:

@@ -96,6 +96,11 @@ struct RunCommand: ParsableCommand {
     @Flag(name: .long, help: ArgumentHelp("Use core X events only, as without XInput 2.", visibility: .hidden))
     var coreInput = false
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Read the X connection at most every N ms during motion (0: at once).", visibility: .hidden))
+    var inputBatchMs = 16.0
+
     @Option(name: .long, help: ArgumentHelp("Kiosk: seconds without input before the reset.", visibility: .hidden))
     var kioskResetAfter = 60.0
 
@@ -115,6 +120,9 @@ struct RunCommand: ParsableCommand {
         for (name, value) in [("--kiosk-reset-after", kioskResetAfter), ("--kiosk-tour-after", kioskTourAfter)]
         where !(value.isFinite && value > 0) {
             throw CommandFailure.usage("\(name): expected a positive number of seconds, got \(value)")
+        }
+        if !(inputBatchMs.isFinite && inputBatchMs >= 0 && inputBatchMs <= 100) {
+            throw CommandFailure.usage("--input-batch-ms: expected 0…100, got \(inputBatchMs)")
         }
         if device != nil && replay == nil {
             throw CommandFailure.usage("--device needs --replay TRACE")
@@ -177,6 +185,7 @@ struct RunCommand: ParsableCommand {
         options.simulateModifier = simulateModifier
         options.scale = scale
         options.useXInput2 = !coreInput
+        options.inputBatchInterval = inputBatchMs / 1000
         options.idleResetDelay = kioskResetAfter
         options.idleTourDelay = kioskTourAfter
         let shell: X11Shell
