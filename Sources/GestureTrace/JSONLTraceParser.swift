@@ -64,15 +64,15 @@ struct JSONLTraceParser {
     private mutating func parseLine(_ line: Substring, number n: Int) throws(TraceError) {
         let value: JSONValue
         do {
-            value = try JSONParser.parse(line)
+            value = try JSONParser.parse(line, style: .line)
         } catch {
             throw fail(n, "invalid JSON at column \(error.column): \(error.message)")
         }
-        guard case .object(let members) = value else { throw fail(n, "expected a JSON object") }
+        guard case .object(let members) = value.kind else { throw fail(n, "expected a JSON object") }
         let obj = Object(members: members, line: n, file: file)
 
         guard let typeValue = obj["type"] else { throw fail(n, "missing \"type\"") }
-        guard case .string(let type) = typeValue else { throw fail(n, "expected \"type\" to be a string") }
+        guard case .string(let type) = typeValue.kind else { throw fail(n, "expected \"type\" to be a string") }
         guard let allowed = Self.allowedKeys[type] else {
             throw fail(
                 n, "unknown type \(jsonQuote(type)) (expected viewport, down, move, up, cancel, shake, pinch or wait)")
@@ -142,7 +142,7 @@ struct JSONLTraceParser {
             events.append(.wait(timestamp: t))
         default:  // pinch
             guard let phaseValue = obj["phase"] else { throw fail(n, "missing \"phase\"") }
-            guard case .string(let phaseName) = phaseValue, let phase = TouchpadPhase(rawValue: phaseName) else {
+            guard case .string(let phaseName) = phaseValue.kind, let phase = TouchpadPhase(rawValue: phaseName) else {
                 throw fail(n, "expected \"phase\" to be one of begin, update, end, cancel")
             }
             let needsLocation = phase == .begin || phase == .update
@@ -164,7 +164,7 @@ struct JSONLTraceParser {
 
     /// A JSON object of one line, with typed field access that throws the line's errors.
     private struct Object {
-        let members: [(key: String, value: JSONValue)]
+        let members: [JSONValue.Member]
         let line: Int
         let file: String
 
@@ -174,14 +174,14 @@ struct JSONLTraceParser {
 
         func number(_ key: String) throws(TraceError) -> Double {
             guard let v = self[key] else { throw fail("missing \(jsonQuote(key))") }
-            guard case .number(let d, _) = v else { throw fail("expected \(jsonQuote(key)) to be a number") }
+            guard case .number(let d, _) = v.kind else { throw fail("expected \(jsonQuote(key)) to be a number") }
             guard d.isFinite else { throw fail("expected \(jsonQuote(key)) to be a finite number") }
             return d
         }
 
         func positive(_ key: String) throws(TraceError) -> Double {
             guard let v = self[key] else { throw fail("missing \(jsonQuote(key))") }
-            guard case .number(let d, _) = v, d.isFinite, d > 0 else {
+            guard case .number(let d, _) = v.kind, d.isFinite, d > 0 else {
                 throw fail("expected \(jsonQuote(key)) to be a positive number")
             }
             return d
@@ -189,7 +189,7 @@ struct JSONLTraceParser {
 
         func integer(_ key: String) throws(TraceError) -> Int {
             guard let v = self[key] else { throw fail("missing \(jsonQuote(key))") }
-            guard case .number(_, let i?) = v else { throw fail("expected \(jsonQuote(key)) to be an integer") }
+            guard case .number(_, let i?) = v.kind else { throw fail("expected \(jsonQuote(key)) to be an integer") }
             return i
         }
 

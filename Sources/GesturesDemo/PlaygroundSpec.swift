@@ -1,4 +1,5 @@
 import GestureKit
+import GestureTrace
 
 #if canImport(Glibc)
     import Glibc
@@ -113,9 +114,9 @@ public struct PlaygroundSpec: Equatable, Sendable {
     /// Parses spec text; `file` names it in errors.
     public static func parse(_ text: String, file: String) throws(SpecError) -> PlaygroundSpec {
         func fail(_ line: Int, _ message: String) -> SpecError { SpecError(file: file, line: line, message: message) }
-        let root: SpecValue
+        let root: JSONValue
         do {
-            root = try SpecJSONParser.parse(text)
+            root = try JSONParser.parse(text, style: .document(expecting: "a JSON array"))
         } catch {
             throw fail(error.line, error.message)
         }
@@ -232,28 +233,28 @@ public struct PlaygroundSpec: Equatable, Sendable {
         return PlaygroundSpec(recognizers: specs)
     }
 
-    private static func numbers(_ v: SpecValue, count: Int) -> [Double]? {
+    private static func numbers(_ v: JSONValue, count: Int) -> [Double]? {
         guard case .array(let items) = v.kind, items.count == count else { return nil }
         var out: [Double] = []
         for i in items {
-            guard case .number(let n) = i.kind else { return nil }
+            guard case .number(let n, _) = i.kind else { return nil }
             out.append(n)
         }
         return out
     }
 
     private static func knobValue(
-        _ v: SpecValue, key: String, type: KnobType, fail: (Int, String) -> SpecError
+        _ v: JSONValue, key: String, type: KnobType, fail: (Int, String) -> SpecError
     ) throws(SpecError) -> KnobValue {
         switch type {
         case .positiveInt, .nonNegativeInt:
             let minimum = type == .positiveInt ? 1 : 0
-            guard case .number(let n) = v.kind, n == n.rounded(), n >= Double(minimum), n <= 1_000_000 else {
+            guard case .number(let n, _) = v.kind, n == n.rounded(), n >= Double(minimum), n <= 1_000_000 else {
                 throw fail(v.line, "expected \"\(key)\" to be a whole number ≥ \(minimum), got \(v.described)")
             }
             return .int(Int(n))
         case .nonNegativeDouble:
-            guard case .number(let n) = v.kind, n >= 0 else {
+            guard case .number(let n, _) = v.kind, n >= 0 else {
                 throw fail(v.line, "expected \"\(key)\" to be a number ≥ 0, got \(v.described)")
             }
             return .double(n)
