@@ -46,9 +46,12 @@ import GestureX11
 /// sets the transform to the absolute angle.
 ///
 /// Performance: the label is kept as a ``Feedback`` (kind and numbers) and formatted only when
-/// drawn or logged; with no log attached, a move event allocates nothing here.
+/// drawn or logged; with no log attached, a move event allocates nothing here. While a pinch or
+/// a rotation is in progress and no log is attached, its velocity is fitted when the label is
+/// read (drawn), not at every move: the label then shows the gesture's current velocity. At
+/// ended and cancelled, and whenever a log is attached, it is taken at the transition itself.
 @MainActor
-public final class DemoScene: ShellScene, GestureRecognizerDelegate {
+public final class DemoScene: ShellScene {
     // MARK: Views
 
     public let root: View
@@ -79,7 +82,43 @@ public final class DemoScene: ShellScene, GestureRecognizerDelegate {
     /// The current layout (the window size and the image's original rect).
     public private(set) var layout: DemoLayout
     /// The feedback label's content.
-    public private(set) var feedback: Feedback = .initial
+    public private(set) var feedback: Feedback {
+        get {
+            guard let source = pendingVelocity else { return feedbackStorage }
+            switch (feedbackStorage, source) {
+            case (.pinched(let s, _), .pinch): return .pinched(scale: s, velocity: pinch.velocity)
+            case (.pinched(let s, _), .imagePinch): return .pinched(scale: s, velocity: imagePinch.velocity)
+            case (.rotated(let r, _), .rotation): return .rotated(radians: r, velocity: rotation.velocity)
+            case (.rotated(let r, _), .imageRotation):
+                return .rotated(radians: r, velocity: imageRotation.velocity)
+            default: return feedbackStorage
+            }
+        }
+        set {
+            feedbackStorage = newValue
+            pendingVelocity = nil
+        }
+    }
+    private var feedbackStorage: Feedback = .initial
+    /// The recognizer whose velocity the label shows, fitted when the label is read.
+    private var pendingVelocity: VelocitySource?
+    private enum VelocitySource { case pinch, imagePinch, rotation, imageRotation }
+
+    /// Sets a pinch/rotation label: the velocity now if a log listens or the gesture is over,
+    /// else when the label is read.
+    private func setVelocityFeedback(_ value: Feedback, from r: GestureRecognizer, _ source: VelocitySource) {
+        feedbackStorage = value
+        pendingVelocity = source
+        if onLogLine != nil || !r.state.isActive {
+            feedback = feedback  // fit the velocity now
+        }
+    }
+
+    /// The image's pan, pinch and rotation run together (UIKit: a delegate whose
+    /// `gestureRecognizer(_:shouldRecognizeSimultaneouslyWith:)` returns true for them). A small
+    /// object of its own rather than the scene: a weakly referenced scene would make every
+    /// retain and release of it take the runtime's slow path.
+    private let imageDelegate = ImageGesturesDelegate()
     /// The feedback label's text (formatted now).
     public var label: String { feedback.text }
     /// The book's listing instead of accumulating transforms (`--classic`).
@@ -178,7 +217,8 @@ public final class DemoScene: ShellScene, GestureRecognizerDelegate {
         shake.addAction { [unowned self] _ in self.foundShake() }
         for r in [imagePan, imagePinch, imageRotation] as [GestureRecognizer] {
             imageView.addGestureRecognizer(r)
-            r.delegate = self
+            imageDelegate.members.append(ObjectIdentifier(r))
+            r.delegate = imageDelegate
         }
         imagePan.addAction { [unowned self] _ in self.imagePanned() }
         imagePinch.addAction { [unowned self] _ in self.imagePinched() }
@@ -192,20 +232,6 @@ public final class DemoScene: ShellScene, GestureRecognizerDelegate {
     /// The recognizers, in the order of the table above.
     public var recognizers: [GestureRecognizer] {
         [tap] + swipes + [pinch, rotation, shake, imagePan, imagePinch, imageRotation, imageLongPress, edgePan]
-    }
-
-    // MARK: GestureRecognizerDelegate
-
-    /// The image's pan, pinch and rotation run together (UIKit:
-    /// `gestureRecognizer(_:shouldRecognizeSimultaneouslyWith:)` returning true for them).
-    public func gestureRecognizer(
-        _ recognizer: GestureRecognizer, shouldRecognizeSimultaneouslyWith other: GestureRecognizer
-    ) -> Bool {
-        isImageManipulation(recognizer) && isImageManipulation(other)
-    }
-
-    private func isImageManipulation(_ r: GestureRecognizer) -> Bool {
-        r === imagePan || r === imagePinch || r === imageRotation
     }
 
     // MARK: Actions (the tutorial's controller)
@@ -223,7 +249,7 @@ public final class DemoScene: ShellScene, GestureRecognizerDelegate {
 
     private func foundPinch() {
         let s = pinch.scale
-        feedback = .pinched(scale: s, velocity: pinch.velocity)
+        setVelocityFeedback(.pinched(scale: s, velocity: 0), from: pinch, .pinch)
         needsDisplay = true
         guard pinch.state != .cancelled, s.isFinite, s > 0 else { return }
         if classic {
@@ -239,7 +265,7 @@ public final class DemoScene: ShellScene, GestureRecognizerDelegate {
 
     private func foundRotation() {
         let r = rotation.rotation
-        feedback = .rotated(radians: r, velocity: rotation.velocity)
+        setVelocityFeedback(.rotated(radians: r, velocity: 0), from: rotation, .rotation)
         needsDisplay = true
         guard rotation.state != .cancelled, r.isFinite else { return }
         if classic {
@@ -272,7 +298,7 @@ public final class DemoScene: ShellScene, GestureRecognizerDelegate {
 
     private func imagePinched() {
         let s = imagePinch.scale
-        feedback = .pinched(scale: s, velocity: imagePinch.velocity)
+        setVelocityFeedback(.pinched(scale: s, velocity: 0), from: imagePinch, .imagePinch)
         needsDisplay = true
         switch imagePinch.state {
         case .began:
@@ -287,7 +313,7 @@ public final class DemoScene: ShellScene, GestureRecognizerDelegate {
 
     private func imageRotated() {
         let r = imageRotation.rotation
-        feedback = .rotated(radians: r, velocity: imageRotation.velocity)
+        setVelocityFeedback(.rotated(radians: r, velocity: 0), from: imageRotation, .imageRotation)
         needsDisplay = true
         switch imageRotation.state {
         case .began:
@@ -516,4 +542,16 @@ public final class DemoScene: ShellScene, GestureRecognizerDelegate {
 
     /// The touches down now, window points (drawn with `showTouches`).
     public var touchLocations: [Point] { dispatcher.activeTouches.map(\.locationInWindow) }
+}
+
+/// Lets the image's pan, pinch and rotation recognize simultaneously (and nothing else).
+@MainActor
+private final class ImageGesturesDelegate: GestureRecognizerDelegate {
+    var members: [ObjectIdentifier] = []
+
+    func gestureRecognizer(
+        _ recognizer: GestureRecognizer, shouldRecognizeSimultaneouslyWith other: GestureRecognizer
+    ) -> Bool {
+        members.contains(ObjectIdentifier(recognizer)) && members.contains(ObjectIdentifier(other))
+    }
 }
