@@ -516,6 +516,9 @@ public final class X11Shell {
         }
         signal(SIGINT, handler)
         signal(SIGTERM, handler)
+        // A write to a dead server (or a closed log pipe) must fail with EPIPE, not kill the
+        // process silently: Xlib then reports the lost connection in one line.
+        signal(SIGPIPE, SIG_IGN)
         return fds[0]
     }
 
