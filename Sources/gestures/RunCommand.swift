@@ -234,7 +234,7 @@ struct RunCommand: ParsableCommand {
 
     /// The string value of `key` in a flat JSON line (recognizer names have no escapes).
     private static func field(_ key: String, in line: String) -> String? {
-        guard let r = line.range(of: "\"\(key)\":\"") else { return nil }
+        guard let r = line.firstRange(of: "\"\(key)\":\"") else { return nil }
         let rest = line[r.upperBound...]
         guard let end = rest.firstIndex(of: "\"") else { return nil }
         return String(rest[..<end])
