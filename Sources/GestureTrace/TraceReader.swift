@@ -1,5 +1,8 @@
-import Foundation
 import GestureKit
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Reads trace files into input events: the JSON Lines trace of DESIGN.md §4.1, `evemu-record`
 /// recordings (multitouch protocol B and A, single-touch devices; optionally gzipped) and
@@ -116,17 +119,18 @@ public enum TraceReader {
         return false
     }
 
-    /// The bytes of a file, gunzipped when it is gzip, as text.
+    /// The bytes of a file, gunzipped when it is gzip, as text. Plain POSIX calls: Foundation
+    /// (and the ICU it loads) would cost the app several MiB of memory and milliseconds of
+    /// start-up for two file operations.
     static func readText(_ path: String) throws(TraceError) -> String {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw TraceError(file: path, line: 0, message: "no such file")
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw TraceError(file: path, line: 0, message: "no such file") }
+        guard (info.st_mode & S_IFMT) != S_IFDIR else {
+            throw TraceError(file: path, line: 0, message: "is a directory")
         }
-        guard !isDirectory.boolValue else { throw TraceError(file: path, line: 0, message: "is a directory") }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard var bytes = readAll(path) else {
             throw TraceError(file: path, line: 0, message: "cannot read the file")
         }
-        var bytes = [UInt8](data)
         if path.hasSuffix(".gz") || Gzip.isGzip(bytes) {
             switch Gzip.decompress(bytes) {
             case .success(let b): bytes = b
@@ -136,21 +140,52 @@ public enum TraceReader {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// The whole content of a regular file, or nil when it cannot be opened or read.
+    static func readAll(_ path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
+            if n == 0 { return bytes }
+            bytes.append(contentsOf: chunk[0..<n])
+        }
+    }
+
+    /// The names in a directory (without "." and ".."), or nil when it cannot be listed.
+    static func directoryEntries(_ path: String) -> [String]? {
+        guard let dir = opendir(path) else { return nil }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
     /// A `.desc`/`.device` file next to `path` whose base name starts the recording's file name.
     static func siblingDescription(of path: String) -> String? {
-        let url = URL(fileURLWithPath: path)
-        let dir = url.deletingLastPathComponent()
-        var name = url.lastPathComponent
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { String(path[..<$0]) } ?? ""
+        var name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         if name.hasSuffix(".gz") { name = String(name.dropLast(3)) }
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: dir.path) else { return nil }
+        guard let entries = directoryEntries(slash == nil ? "." : (folder.isEmpty ? "/" : folder)) else { return nil }
         var best: (base: String, entry: String)?
-        for entry in entries where entry.hasSuffix(".desc") || entry.hasSuffix(".device") {
+        for entry in entries.sorted() where entry.hasSuffix(".desc") || entry.hasSuffix(".device") {
             let base = entry.hasSuffix(".desc") ? String(entry.dropLast(5)) : String(entry.dropLast(7))
             guard !base.isEmpty, name.hasPrefix(base), name != entry else { continue }
             if best.map({ base.count > $0.base.count }) ?? true { best = (base, entry) }
         }
         guard let best else { return nil }
-        let folder = (path as NSString).deletingLastPathComponent
-        return folder.isEmpty ? best.entry : folder + "/" + best.entry
+        return slash == nil ? best.entry : folder + "/" + best.entry
     }
 }
