@@ -27,7 +27,8 @@ public struct RectEdge: OptionSet, Hashable, Sendable, CustomStringConvertible {
 /// allowed edge of the window, and its first 10 pt of movement must be mostly away from that
 /// edge (the component along the edge's normal larger than the one along the edge), else the
 /// recognizer fails; later touches are ignored; otherwise as a pan of that one touch.
-/// ``recognizedEdge`` is the nearest allowed edge the touch went down at.
+/// ``recognizedEdge`` is the nearest allowed edge the touch went down at (also when it was too
+/// far from it and the recognizer failed, so that the log's `edge` always names an edge).
 @MainActor
 public final class ScreenEdgePanGestureRecognizer: PanGestureRecognizer {
     /// UIKit: `edges` (default none: set it).
@@ -63,16 +64,17 @@ public final class ScreenEdgePanGestureRecognizer: PanGestureRecognizer {
             case .top: d = p.y - bounds.minY
             default: d = bounds.maxY - p.y
             }
-            if d <= edgeDistance && d < bestDistance && d >= -edgeDistance {
+            if d < bestDistance && d >= -edgeDistance {
                 best = edge
                 bestDistance = d
             }
         }
-        if best.isEmpty {
+        // The log names the nearest allowed edge even when the touch was too far from it.
+        recognizedEdge = best
+        if best.isEmpty || bestDistance > edgeDistance {
             state = .failed
             return
         }
-        recognizedEdge = best
         update()
     }
 

@@ -64,16 +64,16 @@ import Testing
         h.frame(0, Finger.down(1, c.x, c.y))
         h.frame(0.01, Finger.move(1, c.x + 12 * c.ax, c.y + 12 * c.ay))
         h.frame(0.02, Finger.up(1, c.x + 12 * c.ax, c.y + 12 * c.ay))
-        #expect(h.log.lines == ["0 edge failed (\(r(c.x)),\(r(c.y))) n=1 tr=[0,0] v=[0,0] edge="])
+        #expect(h.log.lines == ["0 edge failed (\(r(c.x)),\(r(c.y))) n=1 tr=[0,0] v=[0,0] edge=\(c.edge)"])
     }
 
-    /// An edge that is not allowed does not count.
+    /// An edge that is not allowed does not count (the log names the nearest allowed edge).
     @Test func otherEdgeFails() {
         let h = Harness()
         edgePan(.left, h)
         h.frame(0, Finger.down(1, 1010, 300))
         h.frame(0.01, Finger.move(1, 990, 300))
-        #expect(h.log.lines == ["0 edge failed (1010,300) n=1 tr=[0,0] v=[0,0] edge="])
+        #expect(h.log.lines == ["0 edge failed (1010,300) n=1 tr=[0,0] v=[0,0] edge=left"])
     }
 
     /// With several edges allowed, `edge` is the nearest one the touch went down at.
@@ -160,7 +160,7 @@ import Testing
         h.frame(0, Finger.down(1, 500, 300))
         h.frame(0.01, Finger.down(2, 5, 300))
         h.frame(0.02, Finger.move(2, 50, 300))
-        #expect(h.log.lines == ["0 edge failed (500,300) n=1 tr=[0,0] v=[0,0] edge="])
+        #expect(h.log.lines == ["0 edge failed (500,300) n=1 tr=[0,0] v=[0,0] edge=left"])
     }
 
     @Test func cancelledTouchCancels() {

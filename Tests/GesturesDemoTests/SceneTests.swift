@@ -17,7 +17,7 @@ import Testing
         #expect(
             log == [
                 Self.layoutLine,
-                #"{"type":"gesture","t":0.0,"recognizer":"edgePan","kind":"screenEdgePan","state":"failed","x":270.0,"y":160.0,"touches":1,"translation":[0.0,0.0],"velocity":[0.0,0.0],"edge":"","label":"Do something!"}"#,
+                #"{"type":"gesture","t":0.0,"recognizer":"edgePan","kind":"screenEdgePan","state":"failed","x":270.0,"y":160.0,"touches":1,"translation":[0.0,0.0],"velocity":[0.0,0.0],"edge":"left","label":"Do something!"}"#,
                 #"{"type":"gesture","t":0.1,"recognizer":"tap","kind":"tap","state":"ended","x":271.0,"y":161.0,"touches":1,"taps":1,"label":"Tapped"}"#,
                 #"{"type":"final","label":"Tapped","image":{"matrix":[1.0,0.0,0.0,1.0,343.04,414.72],"bounds":[337.92,337.92]}}"#,
             ])
@@ -47,7 +47,7 @@ import Testing
         let y = formatNumber(at.y)
         var expected = [
             Self.layoutLine,
-            #"{"type":"gesture","t":0.0,"recognizer":"edgePan","kind":"screenEdgePan","state":"failed","x":\#(formatNumber(start.x)),"y":\#(formatNumber(start.y)),"touches":1,"translation":[0.0,0.0],"velocity":[0.0,0.0],"edge":"","label":"Do something!"}"#,
+            #"{"type":"gesture","t":0.0,"recognizer":"edgePan","kind":"screenEdgePan","state":"failed","x":\#(formatNumber(start.x)),"y":\#(formatNumber(start.y)),"touches":1,"translation":[0.0,0.0],"velocity":[0.0,0.0],"edge":"left","label":"Do something!"}"#,
         ]
         let name = "swipe" + direction.prefix(1).uppercased() + direction.dropFirst()
         expected.append(
@@ -250,7 +250,7 @@ import Testing
         let (_, log) = replayLog([frame(0, down(1, 512, 600)), frame(0.8, up(1, 512, 600))])
         #expect(
             Array(log.dropFirst()) == [
-                #"{"type":"gesture","t":0.0,"recognizer":"edgePan","kind":"screenEdgePan","state":"failed","x":512.0,"y":600.0,"touches":1,"translation":[0.0,0.0],"velocity":[0.0,0.0],"edge":"","label":"Do something!"}"#,
+                #"{"type":"gesture","t":0.0,"recognizer":"edgePan","kind":"screenEdgePan","state":"failed","x":512.0,"y":600.0,"touches":1,"translation":[0.0,0.0],"velocity":[0.0,0.0],"edge":"left","label":"Do something!"}"#,
                 #"{"type":"gesture","t":0.5,"recognizer":"imageLongPress","kind":"longPress","state":"began","x":512.0,"y":600.0,"touches":1,"label":"Long pressed"}"#,
                 #"{"type":"gesture","t":0.5,"recognizer":"imagePan","kind":"pan","state":"failed","x":512.0,"y":600.0,"touches":1,"translation":[0.0,0.0],"velocity":[0.0,0.0],"label":"Long pressed"}"#,
                 #"{"type":"gesture","t":0.5,"recognizer":"imagePinch","kind":"pinch","state":"failed","x":512.0,"y":600.0,"touches":1,"scale":1.0,"velocity":0.0,"label":"Long pressed"}"#,
