@@ -1,0 +1,28 @@
+import GestureKit
+
+extension Trace {
+    /// The events with every location mapped from `from` (the trace's viewport) to `to` (a
+    /// window of another size), per axis. The demo lays itself out in proportion to the window,
+    /// so a trace made for one size lands in the same regions at another: the kiosk's bundled
+    /// tour (made for 1024×768) plays on any screen. Times, ids, phases, touchpad scales and
+    /// angles are unchanged (a pinch's scale is a ratio; per-axis scaling of the fingers may make
+    /// a touch pinch's numbers differ a little on a window of another aspect ratio).
+    public static func scaled(_ events: [InputEvent], from: Size, to: Size) -> [InputEvent] {
+        guard from.width > 0, from.height > 0, from != to else { return events }
+        let sx = to.width / from.width
+        let sy = to.height / from.height
+        func map(_ p: Point) -> Point { Point(x: p.x * sx, y: p.y * sy) }
+        return events.map { event in
+            switch event {
+            case .touches(var frame):
+                for i in frame.changes.indices { frame.changes[i].location = map(frame.changes[i].location) }
+                return .touches(frame)
+            case .touchpadPinch(var pinch):
+                pinch.location = map(pinch.location)
+                return .touchpadPinch(pinch)
+            case .shake, .wait:
+                return event
+            }
+        }
+    }
+}
