@@ -78,9 +78,12 @@ public final class DemoScene: ShellScene {
     public let edgePan = ScreenEdgePanGestureRecognizer(name: "edgePan")
 
     // MARK: State
+    // Stored state is `@exclusivity(unchecked)`: the scene is single-threaded (main actor) and
+    // never passes these inout across a call that could reach them again, and the run-time
+    // checks cost ~450 instructions per two-touch frame.
 
     /// The current layout (the window size and the image's original rect).
-    public private(set) var layout: DemoLayout
+    @exclusivity(unchecked) public private(set) var layout: DemoLayout
     /// The feedback label's content.
     public private(set) var feedback: Feedback {
         get {
@@ -99,9 +102,9 @@ public final class DemoScene: ShellScene {
             pendingVelocity = nil
         }
     }
-    private var feedbackStorage: Feedback = .initial
+    @exclusivity(unchecked) private var feedbackStorage: Feedback = .initial
     /// The recognizer whose velocity the label shows, fitted when the label is read.
-    private var pendingVelocity: VelocitySource?
+    @exclusivity(unchecked) private var pendingVelocity: VelocitySource?
     private enum VelocitySource { case pinch, imagePinch, rotation, imageRotation }
 
     /// Sets a pinch/rotation label: the velocity now if a log listens or the gesture is over,
@@ -127,12 +130,12 @@ public final class DemoScene: ShellScene {
     public let image: DemoImage?
     /// The picture's size in pixels (``DemoLayout/defaultImageSize`` without a picture).
     public let imageSize: Size
-    public private(set) var needsDisplay = true
-    private var touchesShown = false
+    @exclusivity(unchecked) public private(set) var needsDisplay = true
+    @exclusivity(unchecked) private var touchesShown = false
 
     /// Receives the event log (DESIGN.md §4.2), one line at a time without a newline: the layout
     /// line when set and after every resize, then every gesture transition with the label.
-    public var onLogLine: ((String) -> Void)? {
+    @exclusivity(unchecked) public var onLogLine: ((String) -> Void)? {
         didSet {
             if onLogLine != nil {
                 dispatcher.onTransition = { [unowned self] t in
@@ -146,25 +149,25 @@ public final class DemoScene: ShellScene {
     }
 
     // Region gestures: the image transform when they began.
-    private var pinchBase = AffineTransform.identity
-    private var rotationBase = AffineTransform.identity
+    @exclusivity(unchecked) private var pinchBase = AffineTransform.identity
+    @exclusivity(unchecked) private var rotationBase = AffineTransform.identity
     // Image gestures (pan, pinch, rotation together): a session runs from the first of them to
     // begin until none is active. It holds the image matrix and the gestures' values when it
     // (re)based — at every `began` — and each frame applies the values since then as a
     // similarity about the fingers' touch-down centroid.
-    private var inSession = false
-    private var sessionMatrix = AffineTransform.identity
-    private var sessionPivot = Point.zero
-    private var panIn = false
-    private var pinchIn = false
-    private var rotationIn = false
-    private var panValue = Vector.zero
-    private var scaleValue = 1.0
-    private var angleValue = 0.0
-    private var panOffset = Vector.zero
-    private var scaleOffset = 1.0
-    private var angleOffset = 0.0
-    private var imageGestureDirty = false
+    @exclusivity(unchecked) private var inSession = false
+    @exclusivity(unchecked) private var sessionMatrix = AffineTransform.identity
+    @exclusivity(unchecked) private var sessionPivot = Point.zero
+    @exclusivity(unchecked) private var panIn = false
+    @exclusivity(unchecked) private var pinchIn = false
+    @exclusivity(unchecked) private var rotationIn = false
+    @exclusivity(unchecked) private var panValue = Vector.zero
+    @exclusivity(unchecked) private var scaleValue = 1.0
+    @exclusivity(unchecked) private var angleValue = 0.0
+    @exclusivity(unchecked) private var panOffset = Vector.zero
+    @exclusivity(unchecked) private var scaleOffset = 1.0
+    @exclusivity(unchecked) private var angleOffset = 0.0
+    @exclusivity(unchecked) private var imageGestureDirty = false
 
     /// Keyboard steps: `+`/`-` scale by this factor, `[`/`]` rotate by this angle (15°).
     public static let keyScaleStep = 1.1
@@ -547,7 +550,7 @@ public final class DemoScene: ShellScene {
 /// Lets the image's pan, pinch and rotation recognize simultaneously (and nothing else).
 @MainActor
 private final class ImageGesturesDelegate: GestureRecognizerDelegate {
-    var members: [ObjectIdentifier] = []
+    @exclusivity(unchecked) var members: [ObjectIdentifier] = []
 
     func gestureRecognizer(
         _ recognizer: GestureRecognizer, shouldRecognizeSimultaneouslyWith other: GestureRecognizer
