@@ -33,6 +33,14 @@ public final class TouchDispatcher {
     @exclusivity(unchecked) private var frameCount = 0
     @exclusivity(unchecked) private var touchpadRecognizers: [GestureRecognizer] = []
     @exclusivity(unchecked) private var viewScratch: [Touch] = []
+    /// Reuse of the last frame's grouping: a frame whose touch list is the last frame's (every
+    /// entry kept in place), all of them moves as they all were then, with no touch list of a
+    /// recognizer changed since (`groupingEpoch`, bumped at touch-down and `forget`), has the
+    /// same scratch lists: it keeps the last frame's number and skips the sorting.
+    @exclusivity(unchecked) private var frameListUnchanged = false
+    @exclusivity(unchecked) private var lastFrameAllMoved = false
+    @exclusivity(unchecked) private var groupingEpoch: UInt64 = 0
+    @exclusivity(unchecked) private var collectedEpoch: UInt64 = 0
 
     public init(root: View) {
         self.root = root
@@ -79,6 +87,7 @@ public final class TouchDispatcher {
     public func handle(_ frame: TouchFrame) {
         let t = beginInstant(frame.timestamp)
         frameCount = 0
+        frameListUnchanged = true
         // 1. Update the touches.
         for change in frame.changes {
             let index = activeIndex(ofID: change.id)
@@ -109,18 +118,26 @@ public final class TouchDispatcher {
                 addToFrame(touch)
             }
         }
-        if frameTouches.count > frameCount { frameTouches.removeLast(frameTouches.count - frameCount) }
-        // 2. Sort each touch into its recognizers' scratch lists: first the common case where
-        // every list already holds this frame's touches (the last frame's were the same), which
-        // writes no reference and so needs no retain; else the general way.
-        frameSerial &+= 1
+        if frameTouches.count > frameCount {
+            frameTouches.removeLast(frameTouches.count - frameCount)
+            frameListUnchanged = false
+        }
+        // 2. Sort each touch into its recognizers' scratch lists. A steady stream of moves of the
+        // same touches has the last frame's lists: keep its number. Else first the common case
+        // where every list already holds this frame's touches (the last frame's were the same),
+        // which writes no reference and so needs no retain; else the general way.
         var frame = frameSerial
-        if !collectUnchanged(frame: frame) {
+        if !(frameListUnchanged && frameCount > 0 && lastFrameAllMoved && collectedEpoch == groupingEpoch) {
+            collectedEpoch = groupingEpoch
             frameSerial &+= 1
             frame = frameSerial
-            for touch in frameTouches {
-                for r in touch.gestureRecognizers {
-                    r.collect(touch, frame: frame)
+            if !collectUnchanged(frame: frame) {
+                frameSerial &+= 1
+                frame = frameSerial
+                for touch in frameTouches {
+                    for r in touch.gestureRecognizers {
+                        r.collect(touch, frame: frame)
+                    }
                 }
             }
         }
@@ -141,12 +158,17 @@ public final class TouchDispatcher {
         // 5. Touches that ended leave the active list; recognizers drop them in housekeeping.
         var i2 = 0
         var anyEnded = false
+        var allMoved = true
         while i2 < frameTouches.count {
             unowned(unsafe) let touch = frameTouches[i2]
             touch.isInFrame = false
-            if touch.phase == .ended || touch.phase == .cancelled { anyEnded = true }
+            if touch.phase != .moved {
+                allMoved = false
+                if touch.phase == .ended || touch.phase == .cancelled { anyEnded = true }
+            }
             i2 += 1
         }
+        lastFrameAllMoved = allMoved
         if anyEnded {
             // Do not keep ended touches (and through them their views and recognizers) alive.
             frameTouches.removeAll(keepingCapacity: true)
@@ -238,6 +260,7 @@ public final class TouchDispatcher {
     }
 
     private func addToFrameSlowly(_ touch: Touch) {
+        frameListUnchanged = false
         if frameCount < frameTouches.count {
             if frameTouches[frameCount] !== touch { frameTouches[frameCount] = touch }
         } else {
@@ -258,6 +281,7 @@ public final class TouchDispatcher {
     private func beginTouch(id: Int, at location: Point, time t: Double) {
         let hit = root.hitTest(location.applying(root.localToSuperview.inverted()))
         let touch = Touch(id: id, view: hit, location: location, timestamp: t)
+        groupingEpoch &+= 1
         serial &+= 1
         let s = serial
         var v = hit
@@ -331,6 +355,7 @@ public final class TouchDispatcher {
 
     /// Removes a disabled recognizer from the interaction.
     func forget(_ r: GestureRecognizer) {
+        groupingEpoch &+= 1
         for t in r.touches {
             t.gestureRecognizers.removeAll { $0 === r }
         }
