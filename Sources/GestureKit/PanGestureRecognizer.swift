@@ -16,7 +16,9 @@ public class PanGestureRecognizer: GestureRecognizer {
     /// UIKit: `minimumNumberOfTouches` (1).
     @exclusivity(unchecked) public var minimumNumberOfTouches = 1
     /// UIKit: `maximumNumberOfTouches` (unlimited).
-    @exclusivity(unchecked) public var maximumNumberOfTouches = Int.max
+    @exclusivity(unchecked) public var maximumNumberOfTouches = Int.max {
+        didSet { centroidEpoch = 0 }
+    }
     /// The movement that begins the gesture: 10 pt.
     @exclusivity(unchecked) public var minimumMovement = 10.0
 
@@ -25,6 +27,12 @@ public class PanGestureRecognizer: GestureRecognizer {
     @exclusivity(unchecked) var base: Point?
     @exclusivity(unchecked) var baseCount = 0
     let tracker = VelocityTracker()
+    /// `countedCentroid`'s last result (0: none), valid while the dispatcher's `touchEpoch` is
+    /// this: the centroid is asked for several times per frame (update, location, log values,
+    /// translation).
+    @exclusivity(unchecked) private var centroidEpoch: UInt64 = 0
+    @exclusivity(unchecked) private var cachedCentroid = Point.zero
+    @exclusivity(unchecked) private var cachedCount = 0
 
     public init(name: String? = nil) {
         super.init(kind: .pan, name: name, continuous: true)
@@ -40,6 +48,18 @@ public class PanGestureRecognizer: GestureRecognizer {
 
     /// The touches that count (down, first `maximumNumberOfTouches` of them).
     func countedCentroid() -> (Point, Int) {
+        let epoch = dispatcher?.touchEpoch ?? 0
+        if epoch == 0 || epoch != centroidEpoch {
+            let (c, n) = computeCountedCentroid()
+            centroidEpoch = epoch
+            cachedCentroid = c
+            cachedCount = n
+        }
+        if cachedCount == 0 { return (base ?? .zero, 0) }
+        return (cachedCentroid, cachedCount)
+    }
+
+    private func computeCountedCentroid() -> (Point, Int) {
         var x = 0.0
         var y = 0.0
         var n = 0
@@ -56,7 +76,7 @@ public class PanGestureRecognizer: GestureRecognizer {
             }
             i += 1
         }
-        if n == 0 { return (base ?? .zero, 0) }
+        if n == 0 { return (.zero, 0) }
         return (Point(x: x / Double(n), y: y / Double(n)), n)
     }
 
@@ -143,7 +163,9 @@ public class PanGestureRecognizer: GestureRecognizer {
         }
         if n > 0 { lastCentroid = c }
         guard record else { return }
-        let t = windowTranslation
+        // `windowTranslation` now (the count matches the base; with touches, `c` is the last
+        // centroid).
+        let t = offset + (lastCentroid - base!)
         tracker.add(time: now, x: t.dx, y: t.dy)
     }
 
@@ -182,6 +204,7 @@ public class PanGestureRecognizer: GestureRecognizer {
     }
 
     public override func reset() {
+        centroidEpoch = 0
         offset = .zero
         base = nil
         baseCount = 0

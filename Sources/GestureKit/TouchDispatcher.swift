@@ -41,6 +41,9 @@ public final class TouchDispatcher {
     @exclusivity(unchecked) private var lastFrameAllMoved = false
     @exclusivity(unchecked) private var groupingEpoch: UInt64 = 0
     @exclusivity(unchecked) private var collectedEpoch: UInt64 = 0
+    /// Changes whenever a touch's location or phase, or a recognizer's touch list, may have
+    /// changed (never 0): recognizers cache values computed from their touches under it.
+    @exclusivity(unchecked) private(set) var touchEpoch: UInt64 = 1
 
     public init(root: View) {
         self.root = root
@@ -88,6 +91,7 @@ public final class TouchDispatcher {
         let t = beginInstant(frame.timestamp)
         frameCount = 0
         frameListUnchanged = true
+        touchEpoch &+= 1
         // 1. Update the touches.
         for change in frame.changes {
             let index = activeIndex(ofID: change.id)
@@ -122,6 +126,7 @@ public final class TouchDispatcher {
             frameTouches.removeLast(frameTouches.count - frameCount)
             frameListUnchanged = false
         }
+        touchEpoch &+= 1
         // 2. Sort each touch into its recognizers' scratch lists. A steady stream of moves of the
         // same touches has the last frame's lists: keep its number. Else first the common case
         // where every list already holds this frame's touches (the last frame's were the same),
@@ -320,6 +325,7 @@ public final class TouchDispatcher {
     /// Drops ended touches, fails abandoned possible recognizers, resets finished ones.
     func housekeeping() {
         needsHousekeeping = false
+        touchEpoch &+= 1
         var i = 0
         while i < involved.count {
             let r = involved[i]
@@ -356,6 +362,7 @@ public final class TouchDispatcher {
     /// Removes a disabled recognizer from the interaction.
     func forget(_ r: GestureRecognizer) {
         groupingEpoch &+= 1
+        touchEpoch &+= 1
         for t in r.touches {
             t.gestureRecognizers.removeAll { $0 === r }
         }
