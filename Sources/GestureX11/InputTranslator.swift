@@ -138,16 +138,16 @@ public final class InputTranslator {
     ) {
         if mods & simulateModifier.mask != 0 { modifierHeld = true } else { modifierHeld = false }
         hover = location
-        guard var finger = pointers[device] else { return }
-        if finger.location == location { return }
-        finger.location = location
-        changes.append(TouchChange(id: finger.id, phase: .moved, location: location))
-        if var sim = finger.simulated {
+        // One hash lookup per move: the finger is updated in place.
+        guard let index = pointers.index(forKey: device) else { return }
+        if pointers.values[index].location == location { return }
+        pointers.values[index].location = location
+        changes.append(TouchChange(id: pointers.values[index].id, phase: .moved, location: location))
+        if var sim = pointers.values[index].simulated {
             sim.location = Self.simulatedLocation(for: location, mode: sim.mode)
-            finger.simulated = sim
+            pointers.values[index].simulated = sim
             changes.append(TouchChange(id: sim.id, phase: .moved, location: sim.location))
         }
-        pointers[device] = finger
     }
 
     /// Button `button` of `device` went up at `location`.

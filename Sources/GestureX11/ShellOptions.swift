@@ -31,7 +31,7 @@ public struct ShellOptions: Sendable {
     /// frame: a few wake-ups per frame instead of one per event (a wake-up costs tens of µs in
     /// a VM), at most one frame of added latency during a drag, none for the first event after
     /// a pause. Event times are the server's, so recognition is unaffected. 0 reads at once.
-    public var inputBatchInterval = 0.016
+    public var inputBatchInterval = 1.0 / 60
     /// The window title.
     public var title = "Gestures"
 

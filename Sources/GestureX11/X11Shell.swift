@@ -81,8 +81,8 @@ private enum XC {
 /// Time: one monotonic clock (``MonotonicClock``, seconds since launch, quantized to µs). Input
 /// timestamps come from the X server's millisecond time mapped onto that clock
 /// (``ServerTimeMapper``), never earlier than what the scene was last fed. Changes that share a
-/// server time form one ``TouchFrame``; consecutive moves of one finger within it coalesce
-/// (UIKit's coalesced touches).
+/// server time form one ``TouchFrame``; the moves handled in one wake-up coalesce into one frame
+/// with the latest location of each finger and the latest time (UIKit's coalesced touches).
 ///
 /// Exit: ``run(scene:)`` returns 0 when the window is closed (WM_DELETE_WINDOW), a quit key is pressed,
 /// SIGINT/SIGTERM arrives, or a replay ends with `exitWhenDone`. A lost X connection prints
@@ -143,6 +143,12 @@ public final class X11Shell {
     private var scratch: [TouchChange] = []
     private var pending: [TouchChange] = []
     private var pendingTime = 0.0
+    /// The last pointer motion of the batch, while its finger is down (``applyHeldMotion()``).
+    private var heldMotion: HeldMotion?
+    /// Whether every change in `pending` is a move.
+    private var pendingOnlyMoves = true
+    /// When the events being handled were read from the socket (shell seconds).
+    private var received = 0.0
 
     private var outputPending = false
     private var motionSeen = false
@@ -447,14 +453,13 @@ public final class X11Shell {
         ]
         var readable = true
         while running {
-            let wake = clock.now()
             motionSeen = false
             drainEvents(read: readable)
             // Input batching: after a wake-up that brought motion, the socket is left alone for
             // `inputBatchInterval` — motion that arrives meanwhile is handled in one go (UIKit
             // delivers coalesced touches once per frame). Event times are the server's, so
             // velocities are unaffected; the first event after a pause is handled at once.
-            let holdUntil = motionSeen ? wake + options.inputBatchInterval : wake
+            let holdUntil = motionSeen ? received + options.inputBatchInterval : 0
             guard running else { break }
             runTimers(now: clock.now())
             guard running else { break }
@@ -645,62 +650,114 @@ public final class X11Shell {
 
     // MARK: Events
 
+    /// The shell time of an event stamped `server`, read from the socket at `received`.
     private func eventTime(_ server: UInt) -> Double {
-        let received = clock.now()
         return quantize(max(timeMapper.map(server: UInt64(server), received: received), lastFed))
     }
 
-    /// Handles every queued event. With `read`, reads the socket first — once, plus again
-    /// while reads keep bringing many events (a burst): each read that finds nothing is a wasted
-    /// system call, and `poll()` has just said there is data.
+    /// Handles every queued event. With `read`, reads the socket first, once: libX11's
+    /// `XEventsQueued(QueuedAfterReading)` reads until the socket is empty, and each further
+    /// call costs failed `recvmsg` calls (one for the event queue, one more while a request's
+    /// completion is unknown) — events that arrive meanwhile are read at the next wake-up.
+    /// The moves of one batch reach the scene as one touch frame (see ``addChanges(at:)``).
     private func drainEvents(read: Bool) {
         var event = XEvent()
-        var n = read ? XEventsQueued(display, XC.queuedAfterReading) : XEventsQueued(display, XC.queuedAlready)
+        var n = XEventsQueued(display, read ? XC.queuedAfterReading : XC.queuedAlready)
+        received = clock.now()
         while n > 0 {
             for _ in 0..<n {
                 XNextEvent(display, &event)
                 handle(&event)
                 if !running { return }
             }
-            n = XEventsQueued(display, n >= 8 ? XC.queuedAfterReading : XC.queuedAlready)
+            n = XEventsQueued(display, XC.queuedAlready)
         }
+        applyHeldMotion()
         flushFrame()
         applyPendingResize()
     }
 
-    /// Adds the translator's changes to the frame being built for time `t`.
+    /// A pointer motion whose finger is down, not yet given to the translator.
+    private struct HeldMotion {
+        var device: Int32
+        /// In pixels (converted when applied).
+        var x: Double
+        var y: Double
+        var modifiers: UInt32
+        var time: UInt
+    }
+
+    /// Gives the held motion (if any) to the translator. The moves of a finger within a batch
+    /// coalesce into one frame anyway (``addChanges(at:)``), so of a run of motions of one
+    /// pointer only the last is translated: it is applied before any other event is handled
+    /// and at the end of the batch. (Its server time also gives the time mapping the same
+    /// offset as the whole run would: the batch shares one receive time.)
+    private func applyHeldMotion() {
+        guard let held = heldMotion else { return }
+        heldMotion = nil
+        apply(held)
+    }
+
+    private func apply(_ motion: HeldMotion) {
+        translator.pointerMoved(
+            device: motion.device, to: point(motion.x, motion.y), modifiers: motion.modifiers,
+            into: &scratch)
+        if scratch.isEmpty { noteActivity() } else { addChanges(at: eventTime(motion.time)) }
+    }
+
+    /// Adds the translator's changes to the frame being built for time `t`. Changes that share
+    /// a time form one frame. Moves also coalesce across times: a frame of moves only takes
+    /// later moves (a finger that moves again gets its new location, the frame the later
+    /// time), so the moves of one batch of events (one wake-up) reach the scene as one frame —
+    /// UIKit delivers coalesced touches once per display frame. A begin or an end keeps its own
+    /// time, and a finger's begin or end never merges with another change of the same finger.
+    /// (Plain loops, no closures: a closure formed here is main-actor isolated and checks its
+    /// executor at run time on every call.)
     private func addChanges(at t: Double) {
         guard !scratch.isEmpty else { return }
         defer { scratch.removeAll(keepingCapacity: true) }
-        if !pending.isEmpty {
-            var mustFlush = pendingTime != t
-            if !mustFlush {
-                for c in scratch {
-                    if let i = pending.firstIndex(where: { $0.id == c.id }),
-                        !(pending[i].phase == .moved && c.phase == .moved)
-                    {
-                        mustFlush = true
-                        break
-                    }
-                }
-            }
-            if mustFlush { flushFrame() }
-        }
+        if !pending.isEmpty && mustStartNewFrame(at: t) { flushFrame() }
         pendingTime = t
         for c in scratch {
-            if let i = pending.firstIndex(where: { $0.id == c.id }) {
+            if let i = pendingIndex(of: c.id) {
                 pending[i].location = c.location  // a coalesced move
             } else {
                 pending.append(c)
+                if c.phase != .moved { pendingOnlyMoves = false }
             }
         }
     }
 
+    /// Whether the changes in `scratch` (for time `t`) cannot join the pending frame.
+    private func mustStartNewFrame(at t: Double) -> Bool {
+        var scratchOnlyMoves = true
+        for c in scratch {
+            if c.phase != .moved { scratchOnlyMoves = false }
+            if let i = pendingIndex(of: c.id), pending[i].phase != .moved || c.phase != .moved {
+                return true
+            }
+        }
+        return pendingTime != t && !(pendingOnlyMoves && scratchOnlyMoves)
+    }
+
+    private func pendingIndex(of id: Int) -> Int? {
+        var i = 0
+        while i < pending.count {
+            if pending[i].id == id { return i }
+            i += 1
+        }
+        return nil
+    }
+
     private func flushFrame() {
         guard !pending.isEmpty else { return }
-        let frame = TouchFrame(timestamp: pendingTime, changes: pending)
+        pendingOnlyMoves = true
+        do {
+            let frame = TouchFrame(timestamp: pendingTime, changes: pending)
+            feed(.touches(frame), real: true)
+        }
+        // Emptied once the frame is gone: the buffer is unique again and is reused as it is.
         pending.removeAll(keepingCapacity: true)
-        feed(.touches(frame), real: true)
     }
 
     private func point(_ x: Double, _ y: Double) -> Point {
@@ -708,6 +765,12 @@ public final class X11Shell {
     }
 
     private func handle(_ event: inout XEvent) {
+        if heldMotion != nil
+            && !(event.type == GenericEvent && event.xcookie.extension == xiOpcode
+                && event.xcookie.evtype == XI_Motion)
+        {
+            applyHeldMotion()
+        }
         switch event.type {
         case GenericEvent:
             guard event.xcookie.extension == xiOpcode, XGetEventData(display, &event.xcookie) != 0 else {
@@ -801,10 +864,21 @@ public final class X11Shell {
             motionSeen = true
             let e = data.assumingMemoryBound(to: XIDeviceEvent.self).pointee
             if touchSelected && e.flags & XC.xiPointerEmulated != 0 { return }
-            translator.pointerMoved(
-                device: e.deviceid, to: point(e.event_x, e.event_y), modifiers: UInt32(bitPattern: e.mods.effective),
-                into: &scratch)
-            if scratch.isEmpty { noteActivity() } else { addChanges(at: eventTime(e.time)) }
+            let motion = HeldMotion(
+                device: e.deviceid, x: e.event_x, y: e.event_y,
+                modifiers: UInt32(bitPattern: e.mods.effective), time: e.time)
+            if let held = heldMotion {
+                if held.device == e.deviceid {
+                    heldMotion = motion  // its finger is down: it was held
+                    return
+                }
+                applyHeldMotion()
+            }
+            if translator.isPointerDown(e.deviceid) {
+                heldMotion = motion
+            } else {
+                apply(motion)
+            }
         case XI_ButtonPress, XI_ButtonRelease:
             let e = data.assumingMemoryBound(to: XIDeviceEvent.self).pointee
             if touchSelected && e.flags & XC.xiPointerEmulated != 0 { return }

@@ -99,7 +99,7 @@ struct RunCommand: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp("Read the X connection at most every N ms during motion (0: at once).", visibility: .hidden))
-    var inputBatchMs = 16.0
+    var inputBatchMs = 1000.0 / 60
 
     @Option(name: .long, help: ArgumentHelp("Kiosk: seconds without input before the reset.", visibility: .hidden))
     var kioskResetAfter = 60.0
