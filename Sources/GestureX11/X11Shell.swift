@@ -114,6 +114,9 @@ public final class X11Shell {
     public var beforeFirstFrame: (() -> Void)?
     /// The kiosk's tour (played after `idleTourDelay` seconds without input, until real input).
     public var tour: [InputEvent] = []
+    /// When set, gives the tour for the window's current size in points (the bundled tour is made
+    /// for 1024×768; the caller maps it to the window, e.g. a full screen of another size).
+    public var tourEvents: ((Size) -> [InputEvent])?
 
     private let display: OpaquePointer
     private let screen: Int32
@@ -354,11 +357,12 @@ public final class X11Shell {
 
     private func setUpInput() {
         guard options.useXInput2, xinputAvailable() else {
-            if options.useXInput2 {
-                writeStderr(
-                    "gestures: warning: the X server has no XInput 2; using core mouse and key events"
-                        + " (no touch, one pointer)")
-            }
+            // One warning line whenever the shell falls back to core events (DESIGN §5), also when
+            // the fallback was asked for (--core-input).
+            writeStderr(
+                "gestures: warning: "
+                    + (options.useXInput2 ? "the X server has no XInput 2" : "XInput 2 is off (--core-input)")
+                    + "; using core mouse and key events (no touch, one pointer)")
             xinputVersion = 0
             return
         }
@@ -584,7 +588,8 @@ public final class X11Shell {
                 scene.resetAfterIdle(at: max(now, lastFed))
             }
             if !tour.isEmpty && tourPlayer?.isPlaying != true && now >= nextTourAt {
-                let player = tourPlayer ?? ReplayPlayer(events: tour, idOffset: 2_000_000)
+                // A new player each time: the window may have changed size since the last tour.
+                let player = ReplayPlayer(events: tourEvents?(size) ?? tour, idOffset: 2_000_000)
                 tourPlayer = player
                 scene.resetAfterIdle(at: max(now, lastFed))
                 player.begin(at: max(now, lastFed))

@@ -151,9 +151,14 @@ struct RunCommand: ParsableCommand {
         }
         let picture = try loadPicture(explicit: image, needed: true)
         var tour: [InputEvent] = []
+        // A tour with a viewport line is mapped to the window's size when it plays (the bundled
+        // one is made for 1024×768 and the kiosk is full screen); one without plays as written.
+        var tourViewport: Size?
         if kiosk, let kioskTour {
             do {
-                tour = try TraceReader.read(path: kioskTour, size: nil, device: nil).events
+                let t = try TraceReader.read(path: kioskTour, size: nil, device: nil)
+                tour = t.events
+                if t.viewportFromTrace { tourViewport = t.viewport }
             } catch {
                 throw .usage(error.description)
             }
@@ -162,6 +167,7 @@ struct RunCommand: ParsableCommand {
                 let t = try? TraceReader.read(path: path, size: nil, device: nil)
             {
                 tour = t.events
+                if t.viewportFromTrace { tourViewport = t.viewport }
             } else {
                 writeAll(2, "gestures: warning: the bundled tour (tour.jsonl) is missing; kiosk mode plays no tour\n")
             }
@@ -222,6 +228,9 @@ struct RunCommand: ParsableCommand {
         }
         shell.beforeFirstFrame = { fontWarmUp.wait() }
         shell.tour = tour
+        if let tourViewport {
+            shell.tourEvents = { size in Trace.scaled(tour, from: tourViewport, to: size) }
+        }
         if let trace { shell.play(trace.events, exitWhenDone: exitAfterReplay) }
         let status = shell.run(scene: scene) {
             if let dir = screenshotDir { _ = shell.writePNG(to: dir + "/final.png") }

@@ -41,14 +41,7 @@ extension XServerTests {
                 app.lines(of: "imagePan").allSatisfy { $0.touches == nil || $0.touches == 1 })
         }
 
-        @Test(
-            "--core-input (as without XInput 2): exactly one warning line on stderr",
-            .disabled(
-                """
-                gap: X11Shell.setUpInput warns only when XInput 2 is wanted and missing; \
-                --core-input sets useXInput2 = false and prints nothing, and Xvfb cannot \
-                disable XInputExtension, so the warning has no end-to-end path
-                """))
+        @Test("--core-input (as without XInput 2): exactly one warning line on stderr")
         func coreInputWarning() throws {
             let session = try AppSession(arguments: ["--core-input"])
             defer { session.close() }
