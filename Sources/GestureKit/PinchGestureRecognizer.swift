@@ -12,18 +12,15 @@
 /// Touchpad pinches (XI 2.4) arrive through ``touchpadPinch(_:)``: the gesture's absolute scale
 /// is taken as it is, and the recognizer begins at the first update that changes it.
 @MainActor
-public final class PinchGestureRecognizer: GestureRecognizer {
+public final class PinchGestureRecognizer: TwoTouchGestureRecognizer {
     /// The change of distance that begins the gesture: 8 pt.
     @exclusivity(unchecked) public var minimumDistanceChange = 8.0
-    @exclusivity(unchecked) private var pair = TouchPair()
     @exclusivity(unchecked) private var baseScale = 1.0
     @exclusivity(unchecked) private var baseDistance = 0.0
     @exclusivity(unchecked) private var currentScale = 1.0
     /// Touchpad: the gesture's absolute scale at the last event, and at the last re-base.
     @exclusivity(unchecked) private var touchpadScale = 1.0
     @exclusivity(unchecked) private var touchpadBaseScale = 1.0
-    private let tracker = VelocityTracker()
-    @exclusivity(unchecked) private var lastMidpoint: Point?
 
     public init(name: String? = nil) {
         super.init(kind: .pinch, name: name, continuous: true)
@@ -48,84 +45,44 @@ public final class PinchGestureRecognizer: GestureRecognizer {
         .pinch(scale: currentScale, velocity: velocityForLog ? velocity : 0)
     }
 
-    public override var numberOfTouches: Int { touchpadActive ? 2 : min(2, touches.count) }
-
-    public override var locationInWindow: Point {
-        if touchpadActive { return touchpadLocation }
-        if let m = pair.midpoint { return m }
-        return lastMidpoint ?? super.locationInWindow
+    override func rebase() {
+        // A new pair: re-base so the scale carries on from where it was.
+        baseScale = currentScale
+        baseDistance = pair.distance
     }
 
-    public override var acceptsTouchpadPinch: Bool { true }
-
-    private func measure() {
-        if pair.refill(from: touches) {
-            // A new pair: re-base so the scale carries on from where it was.
-            baseScale = currentScale
-            baseDistance = pair.distance
+    override func measurePair() -> Double {
+        if baseDistance > 0 {
+            currentScale = baseScale * pair.distance / baseDistance
         }
-        if pair.isComplete {
-            lastMidpoint = pair.midpoint
-            if baseDistance > 0 {
-                currentScale = baseScale * pair.distance / baseDistance
-            }
-            tracker.add(time: now, x: currentScale)
-        }
+        return currentScale
     }
 
-    public override func touchesBegan(_ touches: [Touch]) {
-        measure()
+    override var hasPassedThreshold: Bool {
+        abs(pair.distance - baseDistance) > minimumDistanceChange
     }
 
-    public override func touchesMoved(_ touches: [Touch]) {
-        measure()
-        guard pair.isComplete else { return }
-        if state == .possible {
-            if abs(pair.distance - baseDistance) > minimumDistanceChange { state = .began }
-        } else if state.isActive {
-            state = .changed
-        }
+    override func touchpadBegan() {
+        baseScale = 1
+        currentScale = 1
+        touchpadScale = 1
+        touchpadBaseScale = 1
     }
 
-    public override func touchesEnded(_ touches: [Touch]) {
-        measure()
-        if state.isActive && numberOfDownTouches == 0 { state = .ended }
+    override func touchpadUpdated(_ event: TouchpadPinch) -> (value: Double, changed: Bool)? {
+        guard event.scale.isFinite else { return nil }
+        // Absolute since the gesture began, relative to the last re-base (setting `scale`).
+        let s = touchpadBaseScale != 0 ? baseScale * event.scale / touchpadBaseScale : baseScale
+        guard s.isFinite else { return nil }
+        touchpadScale = event.scale
+        let changed = s != currentScale
+        currentScale = s
+        return (currentScale, changed)
     }
 
-    public override func touchpadPinch(_ event: TouchpadPinch) {
-        switch event.phase {
-        case .begin:
-            baseScale = 1
-            currentScale = 1
-            touchpadScale = 1
-            touchpadBaseScale = 1
-        case .update:
-            guard event.scale.isFinite else { return }
-            // Absolute since the gesture began, relative to the last re-base (setting `scale`).
-            let s = touchpadBaseScale != 0 ? baseScale * event.scale / touchpadBaseScale : baseScale
-            guard s.isFinite else { return }
-            touchpadScale = event.scale
-            let changed = s != currentScale
-            currentScale = s
-            tracker.add(time: now, x: currentScale)
-            if state == .possible {
-                if changed { state = .began }
-            } else if state.isActive {
-                state = .changed
-            }
-        case .end:
-            if state.isActive { state = .ended } else { state = .failed }
-        case .cancel:
-            if state.isActive { state = .cancelled } else { state = .failed }
-        }
-    }
-
-    public override func reset() {
-        pair.clear()
+    override func resetValue() {
         baseScale = 1
         baseDistance = 0
         currentScale = 1
-        tracker.reset()
-        lastMidpoint = nil
     }
 }

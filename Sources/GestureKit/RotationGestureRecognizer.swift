@@ -10,15 +10,12 @@
 /// convention): they are accumulated in radians and the recognizer begins at the first update
 /// that changes the angle.
 @MainActor
-public final class RotationGestureRecognizer: GestureRecognizer {
+public final class RotationGestureRecognizer: TwoTouchGestureRecognizer {
     /// The rotation that begins the gesture: 0.05 rad.
     @exclusivity(unchecked) public var minimumRotation = 0.05
-    @exclusivity(unchecked) private var pair = TouchPair()
     @exclusivity(unchecked) private var baseRotation = 0.0
     @exclusivity(unchecked) private var accumulated = 0.0
     @exclusivity(unchecked) private var lastAngle = 0.0
-    private let tracker = VelocityTracker()
-    @exclusivity(unchecked) private var lastMidpoint: Point?
 
     public init(name: String? = nil) {
         super.init(kind: .rotation, name: name, continuous: true)
@@ -42,77 +39,35 @@ public final class RotationGestureRecognizer: GestureRecognizer {
         .rotation(rotation: rotation, velocity: velocityForLog ? velocity : 0)
     }
 
-    public override var numberOfTouches: Int { touchpadActive ? 2 : min(2, touches.count) }
-
-    public override var locationInWindow: Point {
-        if touchpadActive { return touchpadLocation }
-        if let m = pair.midpoint { return m }
-        return lastMidpoint ?? super.locationInWindow
+    override func rebase() {
+        baseRotation += accumulated
+        accumulated = 0
+        lastAngle = pair.angle
     }
 
-    public override var acceptsTouchpadPinch: Bool { true }
-
-    private func measure() {
-        if pair.refill(from: touches) {
-            baseRotation += accumulated
-            accumulated = 0
-            lastAngle = pair.angle
-        }
-        if pair.isComplete {
-            lastMidpoint = pair.midpoint
-            let a = pair.angle
-            accumulated += normalizedAngle(a - lastAngle)
-            lastAngle = a
-            tracker.add(time: now, x: rotation)
-        }
+    override func measurePair() -> Double {
+        let a = pair.angle
+        accumulated += normalizedAngle(a - lastAngle)
+        lastAngle = a
+        return rotation
     }
 
-    public override func touchesBegan(_ touches: [Touch]) {
-        measure()
+    override var hasPassedThreshold: Bool { abs(rotation) > minimumRotation }
+
+    override func touchpadBegan() {
+        baseRotation = 0
+        accumulated = 0
     }
 
-    public override func touchesMoved(_ touches: [Touch]) {
-        measure()
-        guard pair.isComplete else { return }
-        if state == .possible {
-            if abs(rotation) > minimumRotation { state = .began }
-        } else if state.isActive {
-            state = .changed
-        }
+    override func touchpadUpdated(_ event: TouchpadPinch) -> (value: Double, changed: Bool)? {
+        guard event.angleDelta.isFinite else { return nil }
+        accumulated += event.angleDelta * .pi / 180
+        return (rotation, event.angleDelta != 0)
     }
 
-    public override func touchesEnded(_ touches: [Touch]) {
-        measure()
-        if state.isActive && numberOfDownTouches == 0 { state = .ended }
-    }
-
-    public override func touchpadPinch(_ event: TouchpadPinch) {
-        switch event.phase {
-        case .begin:
-            baseRotation = 0
-            accumulated = 0
-        case .update:
-            guard event.angleDelta.isFinite else { return }
-            accumulated += event.angleDelta * .pi / 180
-            tracker.add(time: now, x: rotation)
-            if state == .possible {
-                if event.angleDelta != 0 { state = .began }
-            } else if state.isActive {
-                state = .changed
-            }
-        case .end:
-            if state.isActive { state = .ended } else { state = .failed }
-        case .cancel:
-            if state.isActive { state = .cancelled } else { state = .failed }
-        }
-    }
-
-    public override func reset() {
-        pair.clear()
+    override func resetValue() {
         baseRotation = 0
         accumulated = 0
         lastAngle = 0
-        tracker.reset()
-        lastMidpoint = nil
     }
 }
