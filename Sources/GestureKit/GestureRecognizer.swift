@@ -471,11 +471,10 @@ open class GestureRecognizer {
         dispatcher?.forget(self)
     }
 
+    /// Removed from its view: an active gesture is cancelled and the interaction dropped, as
+    /// when it is disabled (it stays enabled).
     func detachedFromView() {
-        if isEnabled {
-            isEnabled = false
-            isEnabled = true
-        }
+        if isEnabled { disable() }
     }
 
     /// Sorts one touch of frame `frame` into the scratch list of its phase.

@@ -443,12 +443,12 @@ public final class TouchDispatcher {
                 t.isCancelledForView = true
                 taken.append(t)
             }
+            // One touchesCancelled per view, views in the order their touches were taken.
+            var views: [View] = []
             for t in taken {
-                guard let v = t.view, !taken.contains(where: { $0.view === v && $0 !== t && $0.id < t.id }) else {
-                    continue
-                }
-                v.touchesCancelled(taken.filter { $0.view === v })
+                if let v = t.view, !views.contains(where: { $0 === v }) { views.append(v) }
             }
+            for v in views { v.touchesCancelled(taken.filter { $0.view === v }) }
         }
     }
 

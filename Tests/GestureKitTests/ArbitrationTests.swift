@@ -302,6 +302,20 @@ final class SimultaneousDelegate: GestureRecognizerDelegate {
         #expect(h.log.states(of: "pan") == [.began, .cancelled, .began, .changed, .changed, .changed, .ended])
     }
 
+    /// Removing a recognizer from its view mid-gesture cancels it (it stays enabled) and it
+    /// hears nothing more of those touches.
+    @Test func removingActiveRecognizerCancelsIt() {
+        let h = Harness()
+        let pan = h.add(PanGestureRecognizer(name: "pan"))
+        h.frame(0, Finger.down(1, 100, 100))
+        h.frame(0.1, Finger.move(1, 130, 100))
+        h.root.removeGestureRecognizer(pan)
+        h.frame(0.2, Finger.move(1, 160, 100))
+        h.frame(0.3, Finger.up(1, 160, 100))
+        #expect(h.log.states(of: "pan") == [.began, .cancelled])
+        #expect(pan.isEnabled && pan.state == .possible && pan.view == nil)
+    }
+
     @Test func gestureKeepsTouchesThatLeaveItsView() {
         let h = Harness()
         let v = View(frame: Rect(x: 0, y: 0, width: 200, height: 200))
