@@ -9,6 +9,14 @@ import Testing
 @Suite struct PanTests {
     private func r(_ v: Double) -> String { LogRecorder.r(v) }
 
+    /// Finger 1 down at (100,100), then 6 pt right per 10 ms to (112,100) at 0.02 s: the move
+    /// that begins a pan with translation [12,0] and velocity [600,0] pt/s.
+    private func dragRight12(_ h: Harness) {
+        h.frame(0, Finger.down(1, 100, 100))
+        h.frame(0.01, Finger.move(1, 106, 100))
+        h.frame(0.02, Finger.move(1, 112, 100))
+    }
+
     /// 6 pt every 10 ms to the right (600 pt/s): began at the first move beyond 10 pt, with the
     /// translation measured from the touch-down point.
     @Test func beganChangedEndedAtConstantSpeed() {
@@ -16,9 +24,7 @@ import Testing
         let pan = h.add(PanGestureRecognizer(name: "pan"))
         var fired: [GestureState] = []
         pan.addAction { fired.append($0.state) }
-        h.frame(0, Finger.down(1, 100, 100))
-        h.frame(0.01, Finger.move(1, 106, 100))
-        h.frame(0.02, Finger.move(1, 112, 100))
+        dragRight12(h)
         h.frame(0.03, Finger.move(1, 118, 100))
         h.frame(0.04, Finger.move(1, 124, 100))
         h.frame(0.05, Finger.up(1, 124, 100))
@@ -38,9 +44,7 @@ import Testing
     @Test func stoppedFingerHasNoFling() {
         let h = Harness()
         h.add(PanGestureRecognizer(name: "pan"))
-        h.frame(0, Finger.down(1, 100, 100))
-        h.frame(0.01, Finger.move(1, 106, 100))
-        h.frame(0.02, Finger.move(1, 112, 100))
+        dragRight12(h)
         h.frame(0.1, Finger.up(1, 112, 100))
         #expect(
             h.log.lines == [
@@ -93,9 +97,7 @@ import Testing
     @Test func fingerCountChangeRebasesWithoutJump() {
         let h = Harness()
         let pan = h.add(PanGestureRecognizer(name: "pan"))
-        h.frame(0, Finger.down(1, 100, 100))
-        h.frame(0.01, Finger.move(1, 106, 100))
-        h.frame(0.02, Finger.move(1, 112, 100))
+        dragRight12(h)
         h.frame(0.03, Finger.down(2, 300, 100))
         #expect(pan.translation(in: nil) == Vector(dx: 12, dy: 0))
         h.frame(0.04, Finger.move(1, 118, 100), Finger.move(2, 306, 100))
@@ -155,9 +157,7 @@ import Testing
         let h = Harness()
         let pan = h.add(PanGestureRecognizer(name: "pan1"))
         pan.maximumNumberOfTouches = 1
-        h.frame(0, Finger.down(1, 100, 100))
-        h.frame(0.01, Finger.move(1, 106, 100))
-        h.frame(0.02, Finger.move(1, 112, 100))
+        dragRight12(h)
         h.frame(0.03, Finger.down(2, 500, 500))
         h.frame(0.04, Finger.move(2, 600, 500))
         h.frame(0.05, Finger.move(1, 118, 100))
@@ -180,9 +180,7 @@ import Testing
     @Test func setTranslationRebasesAndZeroesVelocity() {
         let h = Harness()
         let pan = h.add(PanGestureRecognizer(name: "pan"))
-        h.frame(0, Finger.down(1, 100, 100))
-        h.frame(0.01, Finger.move(1, 106, 100))
-        h.frame(0.02, Finger.move(1, 112, 100))
+        dragRight12(h)
         expectClose(pan.velocity(in: nil), Vector(dx: 600, dy: 0), tolerance: 1e-6)
         pan.setTranslation(Vector(dx: 0, dy: 0), in: nil)
         #expect(pan.translation(in: nil) == .zero)
@@ -263,9 +261,7 @@ import Testing
         let pan = h.add(PanGestureRecognizer(name: "pan"))
         var fired: [GestureState] = []
         pan.addAction { fired.append($0.state) }
-        h.frame(0, Finger.down(1, 100, 100))
-        h.frame(0.01, Finger.move(1, 106, 100))
-        h.frame(0.02, Finger.move(1, 112, 100))
+        dragRight12(h)
         h.frame(0.03, Finger.cancel(1))
         #expect(
             h.log.lines == [
@@ -288,9 +284,7 @@ import Testing
     @Test func disabledMidGestureCancels() {
         let h = Harness()
         let pan = h.add(PanGestureRecognizer(name: "pan"))
-        h.frame(0, Finger.down(1, 100, 100))
-        h.frame(0.01, Finger.move(1, 106, 100))
-        h.frame(0.02, Finger.move(1, 112, 100))
+        dragRight12(h)
         pan.isEnabled = false
         h.frame(0.03, Finger.move(1, 118, 100))
         h.frame(0.04, Finger.up(1, 118, 100))
