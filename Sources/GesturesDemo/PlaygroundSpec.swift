@@ -6,18 +6,9 @@ import GestureTrace
 #endif
 
 /// A bad playground spec: the file, the 1-based line and what is wrong there. `description` is
-/// the one line the command line prints: `spec.json:3: unknown kind "tapp" …`.
-public struct SpecError: Error, CustomStringConvertible, Equatable, Sendable {
-    public let file: String
-    public let line: Int
-    public let message: String
-    public init(file: String, line: Int, message: String) {
-        self.file = file
-        self.line = line
-        self.message = message
-    }
-    public var description: String { line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)" }
-}
+/// the one line the command line prints: `spec.json:3: unknown kind "tapp" …`. The same type as
+/// a bad trace's ``TraceError``.
+public typealias SpecError = TraceError
 
 /// The value of one knob of a recognizer in a spec.
 public enum KnobValue: Equatable, Sendable {
