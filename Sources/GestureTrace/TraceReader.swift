@@ -140,8 +140,9 @@ public enum TraceReader {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// The whole content of a regular file, or nil when it cannot be opened or read.
-    static func readAll(_ path: String) -> [UInt8]? {
+    /// The whole content of a file, or nil when it cannot be opened or read (a directory cannot
+    /// be read). Plain POSIX calls, no Foundation; the playground spec is read with it too.
+    public static func readAll(_ path: String) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }

@@ -1,10 +1,6 @@
 import GestureKit
 import GestureTrace
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// A bad playground spec: the file, the 1-based line and what is wrong there. `description` is
 /// the one line the command line prints: `spec.json:3: unknown kind "tapp" …`. The same type as
 /// a bad trace's ``TraceError``.
@@ -96,10 +92,10 @@ public struct PlaygroundSpec: Equatable, Sendable {
 
     /// Reads a spec file. Errors name `path` as given.
     public static func load(path: String) throws(SpecError) -> PlaygroundSpec {
-        guard let text = readTextFile(path) else {
+        guard let bytes = TraceReader.readAll(path) else {
             throw SpecError(file: path, line: 0, message: "cannot read the file")
         }
-        return try parse(text, file: path)
+        return try parse(String(decoding: bytes, as: UTF8.self), file: path)
     }
 
     /// Parses spec text; `file` names it in errors.
@@ -284,21 +280,4 @@ public struct PlaygroundSpec: Equatable, Sendable {
             return .edges(set)
         }
     }
-}
-
-/// Reads a whole text file with the C library (no Foundation); nil when it cannot be read.
-func readTextFile(_ path: String) -> String? {
-    guard let f = fopen(path, "rb") else { return nil }
-    defer { fclose(f) }
-    var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let n = buffer.withUnsafeMutableBytes { fread($0.baseAddress, 1, 65536, f) }
-        if n > 0 { bytes.append(contentsOf: buffer[0..<n]) }
-        if n < 65536 {
-            if ferror(f) != 0 { return nil }
-            break
-        }
-    }
-    return String(decoding: bytes, as: UTF8.self)
 }
