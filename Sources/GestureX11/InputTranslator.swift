@@ -121,7 +121,7 @@ public final class InputTranslator {
         changes.append(TouchChange(id: finger.id, phase: .began, location: location))
         if mods & simulateModifier.mask != 0 {
             let c = mirrorCenter(location)
-            let mirrored = Point(x: 2 * c.x - location.x, y: 2 * c.y - location.y)
+            let mirrored = Self.simulatedLocation(for: location, mode: .mirror(center: c))
             let mode: SimulatedMode =
                 mods & ModifierBits.shift != 0
                 ? .parallel(offset: mirrored - location) : .mirror(center: c)
@@ -136,7 +136,7 @@ public final class InputTranslator {
     public func pointerMoved(
         device: Int32, to location: Point, modifiers mods: UInt32, into changes: inout [TouchChange]
     ) {
-        if mods & simulateModifier.mask != 0 { modifierHeld = true } else { modifierHeld = false }
+        updateModifiers(mods)
         hover = location
         // One hash lookup per move: the finger is updated in place.
         guard let index = pointers.index(forKey: device) else { return }
@@ -267,8 +267,7 @@ public final class InputTranslator {
             if let sim = finger.simulated { points += [finger.location, sim.location] }
         }
         if points.isEmpty, pointers.isEmpty, let p = hover {
-            let c = mirrorCenter(p)
-            points = [p, Point(x: 2 * c.x - p.x, y: 2 * c.y - p.y)]
+            points = [p, Self.simulatedLocation(for: p, mode: .mirror(center: mirrorCenter(p)))]
         }
         return points
     }
