@@ -26,8 +26,7 @@ func writeStderr(_ line: String) {
 /// The error handler's default exits too: ours reports (the first 20) and carries on.
 private func installXErrorHandlers() {
     XSetIOErrorHandler { _ in
-        let msg = "gestures: lost the X connection\n"
-        msg.withCString { p in _ = write(2, p, strlen(p)) }
+        writeStderr("gestures: lost the X connection")
         exit(1)
     }
     XSetErrorHandler { display, event in
@@ -38,10 +37,9 @@ private func installXErrorHandlers() {
         var text = [CChar](repeating: 0, count: 160)
         XGetErrorText(display, Int32(event.pointee.error_code), &text, Int32(text.count))
         let errorText = text.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        let message =
+        writeStderr(
             "gestures: X error: \(errorText) (request \(event.pointee.request_code)."
-            + "\(event.pointee.minor_code), resource 0x\(String(event.pointee.resourceid, radix: 16)))\n"
-        message.withCString { p in _ = write(2, p, strlen(p)) }
+                + "\(event.pointee.minor_code), resource 0x\(String(event.pointee.resourceid, radix: 16)))")
         return 0
     }
 }
@@ -261,7 +259,7 @@ public final class X11Shell {
             UInt32(InputOutput), nil, UInt(CWBackPixmap | CWBitGravity | CWEventMask), &attrs)
         guard window != 0 else { throw .cannotCreateWindow("XCreateWindow failed") }
         pixelSize = (w, h)
-        size = Size(width: quantize(Double(w) / scale), height: quantize(Double(h) / scale))
+        size = pointSize(width: w, height: h)
         setProperties(width: w, height: h)
         if options.kiosk { hideCursor() }
         gc = XCreateGC(display, window, 0, nil)
@@ -646,7 +644,7 @@ public final class X11Shell {
         pendingPixelSize = nil
         guard p.width != pixelSize.width || p.height != pixelSize.height else { return }
         pixelSize = p
-        size = Size(width: quantize(Double(p.width) / scale), height: quantize(Double(p.height) / scale))
+        size = pointSize(width: p.width, height: p.height)
         let t = max(clock.now(), lastFed)
         lastFed = t
         scene.resize(to: size, at: t)
@@ -769,6 +767,11 @@ public final class X11Shell {
         Point(x: quantize(x / scale), y: quantize(y / scale))
     }
 
+    /// A window size in pixels, in points.
+    private func pointSize(width: Int, height: Int) -> Size {
+        Size(width: quantize(Double(width) / scale), height: quantize(Double(height) / scale))
+    }
+
     private func handle(_ event: inout XEvent) {
         if heldMotion != nil
             && !(event.type == GenericEvent && event.xcookie.extension == xiOpcode
@@ -811,9 +814,7 @@ public final class X11Shell {
                 outputPending = true
             }
         case FocusOut:
-            if translator.modifierHeld {
-                translator.modifierHeld = false
-            }
+            translator.modifierHeld = false
         case ClientMessage:
             let m = event.xclient
             if m.message_type == atoms["WM_PROTOCOLS"], Atom(bitPattern: m.data.l.0) == atoms["WM_DELETE_WINDOW"] {
