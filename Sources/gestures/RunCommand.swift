@@ -150,28 +150,25 @@ struct RunCommand: ParsableCommand {
             }
         }
         let picture = try loadPicture(explicit: image, needed: true)
-        var tour: [InputEvent] = []
-        // A tour with a viewport line is mapped to the window's size when it plays (the bundled
-        // one is made for 1024×768 and the kiosk is full screen); one without plays as written.
-        var tourViewport: Size?
+        var tourTrace: Trace?
         if kiosk, let kioskTour {
             do {
-                let t = try TraceReader.read(path: kioskTour, size: nil, device: nil)
-                tour = t.events
-                if t.viewportFromTrace { tourViewport = t.viewport }
+                tourTrace = try TraceReader.read(path: kioskTour, size: nil, device: nil)
             } catch {
                 throw .usage(error.description)
             }
         } else if kiosk {
-            if let path = ResourceLocator.path(of: "tour.jsonl"),
-                let t = try? TraceReader.read(path: path, size: nil, device: nil)
-            {
-                tour = t.events
-                if t.viewportFromTrace { tourViewport = t.viewport }
-            } else {
+            tourTrace = ResourceLocator.path(of: "tour.jsonl").flatMap {
+                try? TraceReader.read(path: $0, size: nil, device: nil)
+            }
+            if tourTrace == nil {
                 writeAll(2, "gestures: warning: the bundled tour (tour.jsonl) is missing; kiosk mode plays no tour\n")
             }
         }
+        let tour = tourTrace?.events ?? []
+        // A tour with a viewport line is mapped to the window's size when it plays (the bundled
+        // one is made for 1024×768 and the kiosk is full screen); one without plays as written.
+        let tourViewport = tourTrace?.viewportFromTrace == true ? tourTrace?.viewport : nil
         let log = try logEvents.map { path throws(CommandFailure) in try LineSink(path: path, what: "--log-events") }
         let recorder = try record.map { path throws(CommandFailure) in try LineSink(path: path, what: "--record") }
         if let screenshotDir {
