@@ -46,20 +46,21 @@ public enum TraceReader {
         text: String, file: String, size: Size?, deviceText: String?, deviceFile: String? = nil
     ) throws(TraceError) -> Trace {
         let text = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text  // a byte-order mark
-        if isEvemu(text) {
+        let first = firstMeaningfulLine(text)
+        if let (line, _) = first, EvemuParser.looksLikeEvemu(line) {
             let viewport = size ?? Trace.defaultViewport
             let parser = EvemuParser(file: file, deviceFile: deviceFile ?? "device", viewport: viewport)
             let events = try parser.parse(text: text, deviceText: deviceText)
             return Trace(viewport: viewport, events: events, viewportFromTrace: false)
         }
-        if let (line, _) = firstMeaningfulLine(text), GeteventParser.looks(like: line) {
+        if let (line, _) = first, GeteventParser.looks(like: line) {
             let viewport = size ?? Trace.defaultViewport
             let events = try GeteventParser(file: file).parseEvents(text)
             let parser = EvemuParser(file: file, deviceFile: deviceFile ?? "device", viewport: viewport)
             let frames = try parser.frames(events, ranges: [:], deviceText: deviceText, unitsArePoints: true)
             return Trace(viewport: viewport, events: frames, viewportFromTrace: false)
         }
-        if let (line, number) = firstMeaningfulLine(text), !line.hasPrefix("{"), !line.hasPrefix("[") {
+        if let (line, number) = first, !line.hasPrefix("{"), !line.hasPrefix("[") {
             throw TraceError(
                 file: file, line: number,
                 message: "expected a JSON object (a JSON Lines trace) or an evemu recording line")
