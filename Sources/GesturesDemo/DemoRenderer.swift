@@ -129,7 +129,7 @@ public enum DemoRenderer {
         }
         var fe = cairo_font_extents_t()
         cairo_font_extents(cr, &fe)
-        let x = rect.midX - ext.x_advance / 2 - ext.x_bearing * 0
+        let x = rect.midX - ext.x_advance / 2
         let y = rect.midY + (fe.ascent - fe.descent) / 2
         cairo_move_to(cr, x, y)
         cairo_show_text(cr, text)
