@@ -29,7 +29,6 @@ struct JSONLTraceParser {
 
     init(file: String) { self.file = file }
 
-    static let types = ["viewport", "down", "move", "up", "cancel", "shake", "pinch", "wait"]
     static let allowedKeys: [String: [String]] = [
         "viewport": ["type", "width", "height"],
         "down": ["type", "t", "id", "x", "y"],
