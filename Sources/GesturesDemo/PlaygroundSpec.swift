@@ -251,33 +251,28 @@ public struct PlaygroundSpec: Equatable, Sendable {
             }
             return .bool(b)
         case .directions:
-            let names = SwipeDirection.named.map(\.0).joined(separator: ", ")
-            let message = "expected \"\(key)\" to be a non-empty array of \(names)"
-            guard case .array(let items) = v.kind, !items.isEmpty else {
-                throw fail(v.line, "\(message), got \(v.described)")
-            }
-            var set: SwipeDirection = []
-            for i in items {
-                guard case .string(let s) = i.kind, let d = SwipeDirection(name: s) else {
-                    throw fail(i.line, "\(message), got \(i.described)")
-                }
-                set.insert(d)
-            }
-            return .directions(set)
+            return .directions(try optionSet(v, key: key, named: SwipeDirection.named, fail: fail))
         case .edges:
-            let names = RectEdge.named.map(\.0).joined(separator: ", ")
-            let message = "expected \"\(key)\" to be a non-empty array of \(names)"
-            guard case .array(let items) = v.kind, !items.isEmpty else {
-                throw fail(v.line, "\(message), got \(v.described)")
-            }
-            var set: RectEdge = []
-            for i in items {
-                guard case .string(let s) = i.kind, let e = RectEdge(name: s) else {
-                    throw fail(i.line, "\(message), got \(i.described)")
-                }
-                set.insert(e)
-            }
-            return .edges(set)
+            return .edges(try optionSet(v, key: key, named: RectEdge.named, fail: fail))
         }
+    }
+
+    /// A non-empty array of the names in `named` (a swipe's directions, a screen-edge pan's
+    /// edges), as the union of their options.
+    private static func optionSet<T: OptionSet>(
+        _ v: JSONValue, key: String, named: [(String, T)], fail: (Int, String) -> SpecError
+    ) throws(SpecError) -> T where T.Element == T {
+        let message = "expected \"\(key)\" to be a non-empty array of " + named.map(\.0).joined(separator: ", ")
+        guard case .array(let items) = v.kind, !items.isEmpty else {
+            throw fail(v.line, "\(message), got \(v.described)")
+        }
+        var set: T = []
+        for i in items {
+            guard case .string(let s) = i.kind, let option = named.first(where: { $0.0 == s })?.1 else {
+                throw fail(i.line, "\(message), got \(i.described)")
+            }
+            set.insert(option)
+        }
+        return set
     }
 }
