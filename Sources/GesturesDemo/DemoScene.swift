@@ -137,14 +137,27 @@ public final class DemoScene: ShellScene {
     /// line when set and after every resize, then every gesture transition with the label.
     @exclusivity(unchecked) public var onLogLine: ((String) -> Void)? {
         didSet {
-            if onLogLine != nil {
-                dispatcher.onTransition = { [unowned self] t in
-                    self.onLogLine?(EventLog.line(for: t, label: self.feedback.text))
-                }
-                onLogLine?(layout.line)
-            } else {
-                dispatcher.onTransition = nil
-            }
+            updateTransitionHook()
+            onLogLine?(layout.line)
+        }
+    }
+
+    /// Receives every gesture transition itself, after its log line (for callers that act on
+    /// gestures, e.g. screenshots after each recognized one, without parsing the log).
+    @exclusivity(unchecked) public var onTransition: ((GestureTransition) -> Void)? {
+        didSet { updateTransitionHook() }
+    }
+
+    /// The dispatcher reports transitions only while someone listens: with no listener nothing
+    /// is formatted and no velocity is fitted on the per-event path.
+    private func updateTransitionHook() {
+        guard onLogLine != nil || onTransition != nil else {
+            dispatcher.onTransition = nil
+            return
+        }
+        dispatcher.onTransition = { [unowned self] t in
+            if let log = self.onLogLine { log(EventLog.line(for: t, label: self.feedback.text)) }
+            self.onTransition?(t)
         }
     }
 

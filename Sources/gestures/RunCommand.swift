@@ -201,12 +201,15 @@ struct RunCommand: ParsableCommand {
         let scene = DemoScene(size: shell.size, image: picture, classic: classic)
         var shots = 0
         let screenshotDir = self.screenshotDir
-        scene.onLogLine = { line in
-            log?.write(line)
-            guard let dir = screenshotDir, line.contains("\"state\":\"ended\"") else { return }
-            shots += 1
-            let kind = Self.field("recognizer", in: line) ?? "gesture"
-            shell.requestScreenshot(dir + "/" + Self.twoDigits(shots) + "-" + kind + ".png")
+        // Only what is asked for listens: without --log-events no log line is ever formatted.
+        if let log { scene.onLogLine = { log.write($0) } }
+        if let screenshotDir {
+            scene.onTransition = { t in
+                guard t.state == .ended else { return }
+                shots += 1
+                shell.requestScreenshot(
+                    screenshotDir + "/" + Self.twoDigits(shots) + "-" + t.recognizer.name + ".png")
+            }
         }
         if let recorder {
             let writer = TraceWriter(sink: recorder)
@@ -237,14 +240,6 @@ struct RunCommand: ParsableCommand {
     }
 
     private static func twoDigits(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-
-    /// The string value of `key` in a flat JSON line (recognizer names have no escapes).
-    private static func field(_ key: String, in line: String) -> String? {
-        guard let r = line.firstRange(of: "\"\(key)\":\"") else { return nil }
-        let rest = line[r.upperBound...]
-        guard let end = rest.firstIndex(of: "\"") else { return nil }
-        return String(rest[..<end])
-    }
 }
 
 /// Runs fontconfig's `FcInit()` on a helper thread (fontconfig is thread-safe; it is loaded
