@@ -16,8 +16,8 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(
-            name: "CX11", path: "Sources/CX11", pkgConfig: "x11 xi xtst",
-            providers: [.apt(["libx11-dev", "libxi-dev", "libxtst-dev"])]),
+            name: "CX11", path: "Sources/CX11", pkgConfig: "x11 x11-xcb xcb xcb-xinput xi xtst",
+            providers: [.apt(["libx11-dev", "libx11-xcb-dev", "libxcb-xinput-dev", "libxi-dev", "libxtst-dev"])]),
         .systemLibrary(
             name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo",
             providers: [.apt(["libcairo2-dev"])]),

@@ -62,28 +62,55 @@ public final class InputTranslator {
         case mirror(center: Point)
         case parallel(offset: Vector)
     }
-    private struct PointerFinger {
+    private protocol DeviceFinger {
+        var device: Int32 { get }
+    }
+    private struct PointerFinger: DeviceFinger {
+        var device: Int32
         var id: Int
         var location: Point
         var simulated: (id: Int, mode: SimulatedMode, location: Point)?
     }
-    private struct TouchKey: Hashable {
+    private struct TouchState {
         var device: Int32
         var touch: UInt32
-    }
-    private struct TouchState {
         var id: Int
         var location: Point
     }
-    private struct SwipeFinger {
+    private struct SwipeFinger: DeviceFinger {
+        var device: Int32
         var id: Int
         var origin: Point
         var offset: Vector
     }
-    private var pointers: [Int32: PointerFinger] = [:]
-    private var touches: [TouchKey: TouchState] = [:]
-    private var swipes: [Int32: SwipeFinger] = [:]
+    // Fingers in the order they went down. A handful at most: a linear search beats hashing
+    // (measured: the dictionaries' hashing was ~4 % of the shell's CPU per pointer motion).
+    // Plain loops, no closures (a closure formed here checks its main-actor executor per call).
+    private var pointers: [PointerFinger] = []
+    private var touches: [TouchState] = []
+    private var swipes: [SwipeFinger] = []
     private var nextID = 1
+
+    private func pointerIndex(_ device: Int32) -> Int? { Self.index(of: device, in: pointers) }
+    private func swipeIndex(_ device: Int32) -> Int? { Self.index(of: device, in: swipes) }
+
+    private static func index<F: DeviceFinger>(of device: Int32, in fingers: [F]) -> Int? {
+        var i = 0
+        while i < fingers.count {
+            if fingers[i].device == device { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    private func touchIndex(_ device: Int32, _ touch: UInt32) -> Int? {
+        var i = 0
+        while i < touches.count {
+            if touches[i].touch == touch && touches[i].device == device { return i }
+            i += 1
+        }
+        return nil
+    }
 
     public init(simulateModifier: SimulateModifier = .ctrl, mirrorCenter: @escaping (Point) -> Point) {
         self.simulateModifier = simulateModifier
@@ -94,7 +121,7 @@ public final class InputTranslator {
     public var hasActiveFingers: Bool { !pointers.isEmpty || !touches.isEmpty || !swipes.isEmpty }
 
     /// True when `device`'s button 1 is held (its finger is down).
-    public func isPointerDown(_ device: Int32) -> Bool { pointers[device] != nil }
+    public func isPointerDown(_ device: Int32) -> Bool { pointerIndex(device) != nil }
 
     private func allocate() -> Int {
         defer { nextID += 1 }
@@ -116,8 +143,8 @@ public final class InputTranslator {
     ) {
         updateModifiers(mods)
         hover = location
-        guard button == 1, pointers[device] == nil else { return }
-        var finger = PointerFinger(id: allocate(), location: location, simulated: nil)
+        guard button == 1, pointerIndex(device) == nil else { return }
+        var finger = PointerFinger(device: device, id: allocate(), location: location, simulated: nil)
         changes.append(TouchChange(id: finger.id, phase: .began, location: location))
         if mods & simulateModifier.mask != 0 {
             let c = mirrorCenter(location)
@@ -129,7 +156,7 @@ public final class InputTranslator {
             finger.simulated = (id, mode, mirrored)
             changes.append(TouchChange(id: id, phase: .began, location: mirrored))
         }
-        pointers[device] = finger
+        pointers.append(finger)
     }
 
     /// Master pointer `device` moved to `location`. Produces changes only while its button is held.
@@ -138,14 +165,14 @@ public final class InputTranslator {
     ) {
         updateModifiers(mods)
         hover = location
-        // One hash lookup per move: the finger is updated in place.
-        guard let index = pointers.index(forKey: device) else { return }
-        if pointers.values[index].location == location { return }
-        pointers.values[index].location = location
-        changes.append(TouchChange(id: pointers.values[index].id, phase: .moved, location: location))
-        if var sim = pointers.values[index].simulated {
+        // The finger is updated in place.
+        guard let index = pointerIndex(device) else { return }
+        if pointers[index].location == location { return }
+        pointers[index].location = location
+        changes.append(TouchChange(id: pointers[index].id, phase: .moved, location: location))
+        if var sim = pointers[index].simulated {
             sim.location = Self.simulatedLocation(for: location, mode: sim.mode)
-            pointers.values[index].simulated = sim
+            pointers[index].simulated = sim
             changes.append(TouchChange(id: sim.id, phase: .moved, location: sim.location))
         }
     }
@@ -157,7 +184,8 @@ public final class InputTranslator {
     ) {
         updateModifiers(mods)
         hover = location
-        guard button == 1, let finger = pointers.removeValue(forKey: device) else { return }
+        guard button == 1, let index = pointerIndex(device) else { return }
+        let finger = pointers.remove(at: index)
         changes.append(TouchChange(id: finger.id, phase: .ended, location: location))
         if let sim = finger.simulated {
             changes.append(
@@ -178,23 +206,20 @@ public final class InputTranslator {
 
     /// Touch `touch` of master device `device` began at `location`.
     public func touchBegan(device: Int32, touch: UInt32, at location: Point, into changes: inout [TouchChange]) {
-        let key = TouchKey(device: device, touch: touch)
-        if touches[key] != nil {  // a repeated begin: take it as a move
+        if touchIndex(device, touch) != nil {  // a repeated begin: take it as a move
             touchMoved(device: device, touch: touch, to: location, into: &changes)
             return
         }
-        let state = TouchState(id: allocate(), location: location)
-        touches[key] = state
+        let state = TouchState(device: device, touch: touch, id: allocate(), location: location)
+        touches.append(state)
         changes.append(TouchChange(id: state.id, phase: .began, location: location))
     }
 
     /// Touch `touch` of `device` moved to `location` (unknown touches are ignored).
     public func touchMoved(device: Int32, touch: UInt32, to location: Point, into changes: inout [TouchChange]) {
-        let key = TouchKey(device: device, touch: touch)
-        guard var state = touches[key], state.location != location else { return }
-        state.location = location
-        touches[key] = state
-        changes.append(TouchChange(id: state.id, phase: .moved, location: location))
+        guard let i = touchIndex(device, touch), touches[i].location != location else { return }
+        touches[i].location = location
+        changes.append(TouchChange(id: touches[i].id, phase: .moved, location: location))
     }
 
     /// Touch `touch` of `device` ended (or was cancelled) at `location`.
@@ -202,7 +227,8 @@ public final class InputTranslator {
         device: Int32, touch: UInt32, at location: Point, cancelled: Bool = false,
         into changes: inout [TouchChange]
     ) {
-        guard let state = touches.removeValue(forKey: TouchKey(device: device, touch: touch)) else { return }
+        guard let i = touchIndex(device, touch) else { return }
+        let state = touches.remove(at: i)
         changes.append(TouchChange(id: state.id, phase: cancelled ? .cancelled : .ended, location: location))
     }
 
@@ -210,23 +236,24 @@ public final class InputTranslator {
 
     /// A touchpad swipe of `device` began with the pointer at `location`.
     public func swipeBegan(device: Int32, at location: Point, into changes: inout [TouchChange]) {
-        if swipes[device] != nil { swipeEnded(device: device, cancelled: true, into: &changes) }
-        let swipe = SwipeFinger(id: allocate(), origin: location, offset: .zero)
-        swipes[device] = swipe
+        if swipeIndex(device) != nil { swipeEnded(device: device, cancelled: true, into: &changes) }
+        let swipe = SwipeFinger(device: device, id: allocate(), origin: location, offset: .zero)
+        swipes.append(swipe)
         changes.append(TouchChange(id: swipe.id, phase: .began, location: location))
     }
 
     /// The swipe moved by `delta` points since its previous event.
     public func swipeUpdated(device: Int32, delta: Vector, into changes: inout [TouchChange]) {
-        guard var swipe = swipes[device], delta != .zero else { return }
-        swipe.offset = swipe.offset + delta
-        swipes[device] = swipe
+        guard let i = swipeIndex(device), delta != .zero else { return }
+        swipes[i].offset = swipes[i].offset + delta
+        let swipe = swipes[i]
         changes.append(TouchChange(id: swipe.id, phase: .moved, location: swipe.origin + swipe.offset))
     }
 
     /// The swipe ended (or was cancelled).
     public func swipeEnded(device: Int32, cancelled: Bool, into changes: inout [TouchChange]) {
-        guard let swipe = swipes.removeValue(forKey: device) else { return }
+        guard let i = swipeIndex(device) else { return }
+        let swipe = swipes.remove(at: i)
         changes.append(
             TouchChange(id: swipe.id, phase: cancelled ? .cancelled : .ended, location: swipe.origin + swipe.offset))
     }
@@ -235,22 +262,23 @@ public final class InputTranslator {
 
     /// A master device went away (XI2 hierarchy change): its fingers are cancelled.
     public func deviceRemoved(_ device: Int32, into changes: inout [TouchChange]) {
-        if let finger = pointers.removeValue(forKey: device) {
+        if let i = pointerIndex(device) {
+            let finger = pointers.remove(at: i)
             changes.append(TouchChange(id: finger.id, phase: .cancelled, location: finger.location))
             if let sim = finger.simulated {
                 changes.append(TouchChange(id: sim.id, phase: .cancelled, location: sim.location))
             }
         }
-        for (key, state) in touches where key.device == device {
-            touches[key] = nil
+        for state in touches where state.device == device {
             changes.append(TouchChange(id: state.id, phase: .cancelled, location: state.location))
         }
+        touches.removeAll { $0.device == device }
         swipeEnded(device: device, cancelled: true, into: &changes)
     }
 
     /// Cancels every finger (the shell lost its input, e.g. the window was unmapped).
     public func cancelAll(into changes: inout [TouchChange]) {
-        let devices = Set(pointers.keys).union(touches.keys.map(\.device)).union(swipes.keys)
+        let devices = Set(pointers.map(\.device)).union(touches.map(\.device)).union(swipes.map(\.device))
         for device in devices.sorted() { deviceRemoved(device, into: &changes) }
     }
 
@@ -262,8 +290,7 @@ public final class InputTranslator {
     public var overlay: [Point] {
         guard modifierHeld else { return [] }
         var points: [Point] = []
-        for device in pointers.keys.sorted() {
-            let finger = pointers[device]!
+        for finger in pointers.sorted(by: { $0.device < $1.device }) {
             if let sim = finger.simulated { points += [finger.location, sim.location] }
         }
         if points.isEmpty, pointers.isEmpty, let p = hover {

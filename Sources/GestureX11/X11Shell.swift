@@ -11,8 +11,6 @@ import GestureKit
 // MARK: - Process-wide state the C callbacks reach (Xlib error handlers, signal handlers)
 
 nonisolated(unsafe) private var signalPipeWrite: Int32 = -1
-nonisolated(unsafe) private var lastXErrorCode: UInt8 = 0
-nonisolated(unsafe) private var quietXErrors = false
 nonisolated(unsafe) private var reportedXErrors = 0
 
 /// Writes a line to standard error (unbuffered, so it is out before an exit).
@@ -22,24 +20,33 @@ func writeStderr(_ line: String) {
     s.withCString { p in _ = write(2, p, strlen(p)) }
 }
 
-/// Xlib's IO error handler prints several lines and exits; ours prints one and exits 1.
-/// The error handler's default exits too: ours reports (the first 20) and carries on.
+/// One line for a lost X connection, then exit status 1 (Xlib's own handler prints several).
+private func lostXConnection() -> Never {
+    writeStderr("gestures: lost the X connection")
+    exit(1)
+}
+
+/// Reports an X protocol error in one line (the first 20; later ones are counted only) and
+/// carries on — Xlib's default handler would exit.
+private func reportXError(_ display: OpaquePointer?, code: UInt8, request: UInt8, minor: UInt16, resource: UInt) {
+    if reportedXErrors >= 20 { return }
+    reportedXErrors += 1
+    var text = [CChar](repeating: 0, count: 160)
+    XGetErrorText(display, Int32(code), &text, Int32(text.count))
+    let errorText = text.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    writeStderr(
+        "gestures: X error: \(errorText) (request \(request).\(minor), resource 0x\(String(resource, radix: 16)))")
+}
+
+/// Xlib's handlers, for what still passes through Xlib: its IO errors (a request or a reply on
+/// a dead connection) and the errors of requests whose replies Xlib waits for. The errors of
+/// other requests arrive in the XCB event queue (see ``X11Shell``).
 private func installXErrorHandlers() {
-    XSetIOErrorHandler { _ in
-        writeStderr("gestures: lost the X connection")
-        exit(1)
-    }
+    XSetIOErrorHandler { _ in lostXConnection() }
     XSetErrorHandler { display, event in
-        guard let event else { return 0 }
-        lastXErrorCode = event.pointee.error_code
-        if quietXErrors || reportedXErrors >= 20 { return 0 }
-        reportedXErrors += 1
-        var text = [CChar](repeating: 0, count: 160)
-        XGetErrorText(display, Int32(event.pointee.error_code), &text, Int32(text.count))
-        let errorText = text.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        writeStderr(
-            "gestures: X error: \(errorText) (request \(event.pointee.request_code)."
-                + "\(event.pointee.minor_code), resource 0x\(String(event.pointee.resourceid, radix: 16)))")
+        guard let e = event?.pointee else { return 0 }
+        reportXError(
+            display, code: e.error_code, request: e.request_code, minor: UInt16(e.minor_code), resource: e.resourceid)
         return 0
     }
 }
@@ -51,19 +58,18 @@ private enum XC {
     static let xaWindow: Atom = 33
     static let copyFromParent: Int32 = 0
     static let success: Int32 = 0
-    static let queuedAlready: Int32 = 0
-    static let queuedAfterReading: Int32 = 1
     static let currentTime: Time = 0
     static let netWMStateToggle = 2
     static let xaCardinal: Atom = 6
     static let xaString: Atom = 31
     static let xaWMClientMachine: Atom = 36
-    static let xiPointerEmulated: Int32 = 1 << 16
-    static let xiKeyRepeat: Int32 = 1 << 16
-    static let xiGesturePinchCancelled: Int32 = 1 << 0
-    static let xiGestureSwipeCancelled: Int32 = 1 << 0
-    static let xiMasterRemoved: Int32 = 1 << 1
-    static let xiMaskLength = 5  // XIMaskLen(XI_LASTEVENT)
+    static let xiPointerEmulated: UInt32 = 1 << 16
+    static let xiKeyRepeat: UInt32 = 1 << 16
+    static let xiGesturePinchCancelled: UInt32 = 1 << 0
+    static let xiGestureSwipeCancelled: UInt32 = 1 << 0
+    static let xiMasterRemoved: UInt32 = 1 << 1
+    static let xiMaskWords = 2  // XIMaskLen(XI_LASTEVENT) bytes, in 32-bit words
+    static let sendEventBit: UInt8 = 0x80
 }
 
 /// The X11 shell: opens the display and the window, turns XInput 2 events into GestureKit input
@@ -81,6 +87,13 @@ private enum XC {
 /// (``ServerTimeMapper``), never earlier than what the scene was last fed. Changes that share a
 /// server time form one ``TouchFrame``; the moves handled in one wake-up coalesce into one frame
 /// with the latest location of each finger and the latest time (UIKit's coalesced touches).
+///
+/// Events: Xlib makes the requests (window, properties, Cairo's drawing), but XCB owns the event
+/// queue (`XSetEventQueueOwner`): events are read with one `xcb_poll_for_event` per wake-up and
+/// XInput 2 events are decoded in place from the wire structs — Xlib's queue, its lock and
+/// libXi's per-event conversion (an allocation and copies per event) cost most of the CPU a
+/// pointer motion took. Protocol errors of requests whose replies Xlib does not wait for
+/// arrive in that queue and are reported like the ones Xlib's error handler sees.
 ///
 /// Exit: ``run(scene:)`` returns 0 when the window is closed (WM_DELETE_WINDOW), a quit key is pressed,
 /// SIGINT/SIGTERM arrives, or a replay ends with `exitWhenDone`. A lost X connection prints
@@ -117,6 +130,10 @@ public final class X11Shell {
     public var tourEvents: ((Size) -> [InputEvent])?
 
     private let display: OpaquePointer
+    /// The XCB connection under `display`; it owns the event queue.
+    private let connection: OpaquePointer
+    /// An event taken from XCB's queue to learn whether one is waiting; handled first next time.
+    private var stashedEvent: UnsafeMutablePointer<xcb_generic_event_t>?
     private let screen: Int32
     private let root: Window
     private let visual: UnsafeMutablePointer<Visual>
@@ -181,7 +198,10 @@ public final class X11Shell {
         let opened: OpaquePointer? =
             if let name = options.display { XOpenDisplay(name) } else { XOpenDisplay(nil) }
         guard let display = opened else { throw .cannotOpenDisplay(displayName) }
+        // Only right after XOpenDisplay (XSetEventQueueOwner(3)).
+        XSetEventQueueOwner(display, XCBOwnsEventQueue)
         self.display = display
+        connection = XGetXCBConnection(display)
         screen = XDefaultScreen(display)
         root = XRootWindow(display, screen)
         visual = XDefaultVisual(display, screen)
@@ -374,14 +394,10 @@ public final class X11Shell {
             XI_GestureSwipeBegin, XI_GestureSwipeUpdate, XI_GestureSwipeEnd,
         ]
         if minor >= 4 { events += gestures }
-        quietXErrors = true
-        lastXErrorCode = 0
         if minor >= 2 {
-            select(events + touch, on: window, device: XIAllMasterDevices)
-            XSync(display, 0)
-            touchSelected = lastXErrorCode == 0
+            // Only one client may select touch events on a window (BadAccess otherwise).
+            touchSelected = select(events + touch, on: window, device: XIAllMasterDevices, checked: true) == 0
             if !touchSelected {
-                lastXErrorCode = 0
                 select(events, on: window, device: XIAllMasterDevices)
                 writeStderr("gestures: warning: another client takes the touch events; touch is off")
             }
@@ -389,17 +405,16 @@ public final class X11Shell {
             select(events, on: window, device: XIAllMasterDevices)
         }
         select([XI_HierarchyChanged], on: root, device: XIAllDevices)
-        XSync(display, 0)
-        quietXErrors = false
     }
 
-    private func select(_ events: [Int32], on target: Window, device: Int32) {
-        var mask = [UInt8](repeating: 0, count: XC.xiMaskLength)
-        for e in events { mask[Int(e) >> 3] |= UInt8(1) << UInt8(e & 7) }
-        mask.withUnsafeMutableBufferPointer { buffer in
-            var em = XIEventMask(deviceid: device, mask_len: Int32(buffer.count), mask: buffer.baseAddress)
-            _ = XISelectEvents(display, target, &em, 1)
-        }
+    /// Selects XI2 `events`; with `checked`, waits for the server and returns its error code
+    /// (0: selected).
+    @discardableResult
+    private func select(_ events: [Int32], on target: Window, device: Int32, checked: Bool = false) -> Int32 {
+        var mask = [UInt32](repeating: 0, count: XC.xiMaskWords)
+        for e in events { mask[Int(e) >> 5] |= UInt32(1) << UInt32(e & 31) }
+        return gestures_xi_select(
+            connection, UInt32(target), UInt16(device), mask, UInt16(mask.count), checked ? 1 : 0)
     }
 
     // MARK: Public controls
@@ -472,7 +487,9 @@ public final class X11Shell {
                 outputPending = false
                 XFlush(display)
             }
-            if XEventsQueued(display, XC.queuedAlready) > 0 {
+            // Events XCB read meanwhile (while Xlib waited for a reply) are not seen by poll().
+            if stashedEvent == nil { stashedEvent = xcb_poll_for_queued_event(connection) }
+            if stashedEvent != nil {
                 readable = false
                 continue
             }
@@ -654,26 +671,24 @@ public final class X11Shell {
     // MARK: Events
 
     /// The shell time of an event stamped `server`, read from the socket at `received`.
-    private func eventTime(_ server: UInt) -> Double {
+    private func eventTime(_ server: UInt32) -> Double {
         return quantize(max(timeMapper.map(server: UInt64(server), received: received), lastFed))
     }
 
-    /// Handles every queued event. With `read`, reads the socket first, once: libX11's
-    /// `XEventsQueued(QueuedAfterReading)` reads until the socket is empty, and each further
-    /// call costs failed `recvmsg` calls (one for the event queue, one more while a request's
-    /// completion is unknown) — events that arrive meanwhile are read at the next wake-up.
-    /// The moves of one batch reach the scene as one touch frame (see ``addChanges(at:)``).
+    /// Handles every queued event. With `read`, reads the socket first, once (one `recvmsg`;
+    /// a further read would only fail): events that arrive meanwhile are read at the next
+    /// wake-up. The moves of one batch reach the scene as one touch frame (see
+    /// ``addChanges(at:)``).
     private func drainEvents(read: Bool) {
-        var event = XEvent()
-        var n = XEventsQueued(display, read ? XC.queuedAfterReading : XC.queuedAlready)
+        var next = stashedEvent ?? (read ? xcb_poll_for_event(connection) : xcb_poll_for_queued_event(connection))
+        stashedEvent = nil
+        if next == nil && read && xcb_connection_has_error(connection) != 0 { lostXConnection() }
         received = clock.now()
-        while n > 0 {
-            for _ in 0..<n {
-                XNextEvent(display, &event)
-                handle(&event)
-                if !running { return }
-            }
-            n = XEventsQueued(display, XC.queuedAlready)
+        while let event = next {
+            handle(event)
+            free(event)
+            if !running { return }
+            next = xcb_poll_for_queued_event(connection)
         }
         applyHeldMotion()
         flushFrame()
@@ -687,7 +702,7 @@ public final class X11Shell {
         var x: Double
         var y: Double
         var modifiers: UInt32
-        var time: UInt
+        var time: UInt32
     }
 
     /// Gives the held motion (if any) to the translator. The moves of a finger within a batch
@@ -772,34 +787,44 @@ public final class X11Shell {
         Size(width: quantize(Double(width) / scale), height: quantize(Double(height) / scale))
     }
 
-    private func handle(_ event: inout XEvent) {
-        if heldMotion != nil
-            && !(event.type == GenericEvent && event.xcookie.extension == xiOpcode
-                && event.xcookie.evtype == XI_Motion)
-        {
-            applyHeldMotion()
-        }
-        switch event.type {
+    /// An event of XCB's queue, of the wire struct `T` (its first bytes).
+    private func wire<T>(_ event: UnsafeMutablePointer<xcb_generic_event_t>, as _: T.Type) -> T {
+        UnsafeRawPointer(event).load(as: T.self)
+    }
+
+    private func isXI2Motion(_ event: UnsafeMutablePointer<xcb_generic_event_t>) -> Bool {
+        guard Int32(event.pointee.response_type & ~XC.sendEventBit) == GenericEvent else { return false }
+        let ge = wire(event, as: xcb_ge_generic_event_t.self)
+        return Int32(ge.extension) == xiOpcode && Int32(ge.event_type) == XI_Motion
+    }
+
+    private func handle(_ event: UnsafeMutablePointer<xcb_generic_event_t>) {
+        if heldMotion != nil && !isXI2Motion(event) { applyHeldMotion() }
+        let type = Int32(event.pointee.response_type & ~XC.sendEventBit)
+        switch type {
+        case 0:
+            let e = wire(event, as: xcb_generic_error_t.self)
+            reportXError(
+                display, code: e.error_code, request: e.major_code, minor: e.minor_code, resource: UInt(e.resource_id))
         case GenericEvent:
-            guard event.xcookie.extension == xiOpcode, XGetEventData(display, &event.xcookie) != 0 else {
-                return
-            }
-            defer { XFreeEventData(display, &event.xcookie) }
-            handleXI2(evtype: event.xcookie.evtype, data: event.xcookie.data)
+            let ge = wire(event, as: xcb_ge_generic_event_t.self)
+            guard Int32(ge.extension) == xiOpcode else { return }
+            handleXI2(evtype: Int32(ge.event_type), event: event)
         case Expose:
-            if event.xexpose.count == 0 {
+            if wire(event, as: xcb_expose_event_t.self).count == 0 {
                 exposed = true
                 everExposed = true
             }
         case ConfigureNotify:
-            let c = event.xconfigure
+            let c = wire(event, as: xcb_configure_notify_event_t.self)
             pendingPixelSize = (Int(c.width), Int(c.height))
-            if c.send_event != 0 || parentIsRoot { windowMoved(x: c.x, y: c.y) }
+            let sent = event.pointee.response_type & XC.sendEventBit != 0
+            if sent || parentIsRoot { windowMoved(x: Int32(c.x), y: Int32(c.y)) }
         case ReparentNotify:
-            parentIsRoot = event.xreparent.parent == root
+            parentIsRoot = Window(wire(event, as: xcb_reparent_notify_event_t.self).parent) == root
         case DestroyNotify:
             // Another client destroyed the window (xdotool windowclose, xkill of the window…).
-            if event.xdestroywindow.window == window {
+            if Window(wire(event, as: xcb_destroy_notify_event_t.self).window) == window {
                 windowDestroyed = true
                 quit(status: 0)
             }
@@ -816,34 +841,38 @@ public final class X11Shell {
         case FocusOut:
             translator.modifierHeld = false
         case ClientMessage:
-            let m = event.xclient
-            if m.message_type == atoms["WM_PROTOCOLS"], Atom(bitPattern: m.data.l.0) == atoms["WM_DELETE_WINDOW"] {
+            let m = wire(event, as: xcb_client_message_event_t.self)
+            if Atom(m.type) == atoms["WM_PROTOCOLS"], Atom(m.data.data32.0) == atoms["WM_DELETE_WINDOW"] {
                 quit(status: 0)
             }
         case ButtonPress, ButtonRelease:
-            let b = event.xbutton
+            let b = wire(event, as: xcb_button_press_event_t.self)
             let t = eventTime(b.time)
-            let p = point(Double(b.x), Double(b.y))
-            if event.type == ButtonPress {
-                translator.pointerPressed(device: 0, button: Int(b.button), at: p, modifiers: b.state, into: &scratch)
+            let p = point(Double(b.event_x), Double(b.event_y))
+            let mods = UInt32(b.state)
+            if type == ButtonPress {
+                translator.pointerPressed(device: 0, button: Int(b.detail), at: p, modifiers: mods, into: &scratch)
             } else {
-                translator.pointerReleased(device: 0, button: Int(b.button), at: p, modifiers: b.state, into: &scratch)
+                translator.pointerReleased(device: 0, button: Int(b.detail), at: p, modifiers: mods, into: &scratch)
             }
             if scratch.isEmpty { noteActivity() }
             addChanges(at: t)
         case MotionNotify:
             motionSeen = true
-            let m = event.xmotion
-            translator.pointerMoved(device: 0, to: point(Double(m.x), Double(m.y)), modifiers: m.state, into: &scratch)
+            let m = wire(event, as: xcb_motion_notify_event_t.self)
+            translator.pointerMoved(
+                device: 0, to: point(Double(m.event_x), Double(m.event_y)), modifiers: UInt32(m.state),
+                into: &scratch)
             if scratch.isEmpty { noteActivity() } else { addChanges(at: eventTime(m.time)) }
         case KeyPress, KeyRelease:
-            let k = event.xkey
-            let group = (k.state >> 13) & 3
-            let level: Int32 = k.state & ModifierBits.shift != 0 ? 1 : 0
-            let sym = XkbKeycodeToKeysym(display, KeyCode(k.keycode), Int32(group), level)
+            let k = wire(event, as: xcb_key_press_event_t.self)
+            let state = UInt32(k.state)
+            let group = (state >> 13) & 3
+            let level: Int32 = state & ModifierBits.shift != 0 ? 1 : 0
+            let sym = XkbKeycodeToKeysym(display, KeyCode(k.detail), Int32(group), level)
             key(
-                sym: UInt(sym), pressed: event.type == KeyPress, modifiers: k.state, repeated: false,
-                pointer: point(Double(k.x), Double(k.y)), time: k.time)
+                sym: UInt(sym), pressed: type == KeyPress, modifiers: state, repeated: false,
+                pointer: point(Double(k.event_x), Double(k.event_y)), time: k.time)
         case LeaveNotify:
             if !translator.hasActiveFingers { translator.hover = nil }
         default:
@@ -851,67 +880,69 @@ public final class X11Shell {
         }
     }
 
-    private func handleXI2(evtype: Int32, data: UnsafeMutableRawPointer?) {
-        guard let data else { return }
+    /// An XInput 2 event, decoded from its wire struct (XCB keeps the extra data in place).
+    private func handleXI2(evtype: Int32, event: UnsafeMutablePointer<xcb_generic_event_t>) {
         switch evtype {
         case XI_TouchBegin, XI_TouchUpdate, XI_TouchEnd:
-            let e = data.assumingMemoryBound(to: XIDeviceEvent.self).pointee
-            let p = point(e.event_x, e.event_y)
-            let id = UInt32(bitPattern: e.detail)
+            let e = wire(event, as: xcb_input_touch_begin_event_t.self)
+            let p = point(fixed(e.event_x), fixed(e.event_y))
+            let device = Int32(e.deviceid)
             switch evtype {
-            case XI_TouchBegin: translator.touchBegan(device: e.deviceid, touch: id, at: p, into: &scratch)
+            case XI_TouchBegin: translator.touchBegan(device: device, touch: e.detail, at: p, into: &scratch)
             case XI_TouchUpdate:
                 motionSeen = true
-                translator.touchMoved(device: e.deviceid, touch: id, to: p, into: &scratch)
-            default: translator.touchEnded(device: e.deviceid, touch: id, at: p, into: &scratch)
+                translator.touchMoved(device: device, touch: e.detail, to: p, into: &scratch)
+            default: translator.touchEnded(device: device, touch: e.detail, at: p, into: &scratch)
             }
             addChanges(at: eventTime(e.time))
         case XI_Motion:
             motionSeen = true
-            let e = data.assumingMemoryBound(to: XIDeviceEvent.self).pointee
+            let e = wire(event, as: xcb_input_motion_event_t.self)
             if touchSelected && e.flags & XC.xiPointerEmulated != 0 { return }
+            let device = Int32(e.deviceid)
             let motion = HeldMotion(
-                device: e.deviceid, x: e.event_x, y: e.event_y,
-                modifiers: UInt32(bitPattern: e.mods.effective), time: e.time)
+                device: device, x: fixed(e.event_x), y: fixed(e.event_y), modifiers: e.mods.effective, time: e.time)
             if let held = heldMotion {
-                if held.device == e.deviceid {
+                if held.device == device {
                     heldMotion = motion  // its finger is down: it was held
                     return
                 }
                 applyHeldMotion()
             }
-            if translator.isPointerDown(e.deviceid) {
+            if translator.isPointerDown(device) {
                 heldMotion = motion
             } else {
                 apply(motion)
             }
         case XI_ButtonPress, XI_ButtonRelease:
-            let e = data.assumingMemoryBound(to: XIDeviceEvent.self).pointee
+            let e = wire(event, as: xcb_input_button_press_event_t.self)
             if touchSelected && e.flags & XC.xiPointerEmulated != 0 { return }
-            let p = point(e.event_x, e.event_y)
-            let mods = UInt32(bitPattern: e.mods.effective)
+            let p = point(fixed(e.event_x), fixed(e.event_y))
+            let device = Int32(e.deviceid)
             if evtype == XI_ButtonPress {
                 translator.pointerPressed(
-                    device: e.deviceid, button: Int(e.detail), at: p, modifiers: mods, into: &scratch)
+                    device: device, button: Int(e.detail), at: p, modifiers: e.mods.effective, into: &scratch)
             } else {
                 translator.pointerReleased(
-                    device: e.deviceid, button: Int(e.detail), at: p, modifiers: mods, into: &scratch)
+                    device: device, button: Int(e.detail), at: p, modifiers: e.mods.effective, into: &scratch)
             }
             if scratch.isEmpty { noteActivity() }
             addChanges(at: eventTime(e.time))
         case XI_KeyPress, XI_KeyRelease:
-            let e = data.assumingMemoryBound(to: XIDeviceEvent.self).pointee
-            let mods = UInt32(bitPattern: e.mods.effective)
+            let e = wire(event, as: xcb_input_key_press_event_t.self)
+            let mods = e.mods.effective
             let level: Int32 = mods & ModifierBits.shift != 0 ? 1 : 0
-            let sym = XkbKeycodeToKeysym(display, KeyCode(e.detail), e.group.effective, level)
+            let sym = XkbKeycodeToKeysym(
+                display, KeyCode(truncatingIfNeeded: e.detail), Int32(e.group.effective), level)
             key(
                 sym: UInt(sym), pressed: evtype == XI_KeyPress, modifiers: mods,
-                repeated: e.flags & XC.xiKeyRepeat != 0, pointer: point(e.event_x, e.event_y), time: e.time)
+                repeated: e.flags & XC.xiKeyRepeat != 0, pointer: point(fixed(e.event_x), fixed(e.event_y)),
+                time: e.time)
         case XI_Leave:
             if !translator.hasActiveFingers { translator.hover = nil }
         case XI_GesturePinchBegin, XI_GesturePinchUpdate, XI_GesturePinchEnd:
             motionSeen = true
-            let e = data.assumingMemoryBound(to: XIGesturePinchEvent.self).pointee
+            let e = wire(event, as: xcb_input_gesture_pinch_begin_event_t.self)
             let phase: TouchpadPhase =
                 switch evtype {
                 case XI_GesturePinchBegin: .begin
@@ -920,40 +951,45 @@ public final class X11Shell {
                 }
             flushFrame()
             let pinch = TouchpadPinch(
-                timestamp: eventTime(e.time), phase: phase, location: point(e.event_x, e.event_y),
-                scale: quantize(e.scale), angleDelta: quantize(e.delta_angle))
+                timestamp: eventTime(e.time), phase: phase, location: point(fixed(e.event_x), fixed(e.event_y)),
+                scale: quantize(fixed(e.scale)), angleDelta: quantize(fixed(e.delta_angle)))
             feed(.touchpadPinch(pinch), real: true)
         case XI_GestureSwipeBegin, XI_GestureSwipeUpdate, XI_GestureSwipeEnd:
             motionSeen = true
-            let e = data.assumingMemoryBound(to: XIGestureSwipeEvent.self).pointee
+            let e = wire(event, as: xcb_input_gesture_swipe_begin_event_t.self)
+            let device = Int32(e.deviceid)
             switch evtype {
             case XI_GestureSwipeBegin:
-                translator.swipeBegan(device: e.deviceid, at: point(e.event_x, e.event_y), into: &scratch)
+                translator.swipeBegan(device: device, at: point(fixed(e.event_x), fixed(e.event_y)), into: &scratch)
             case XI_GestureSwipeUpdate:
                 translator.swipeUpdated(
-                    device: e.deviceid, delta: Vector(dx: e.delta_x / scale, dy: e.delta_y / scale), into: &scratch)
+                    device: device, delta: Vector(dx: fixed(e.delta_x) / scale, dy: fixed(e.delta_y) / scale),
+                    into: &scratch)
                 for i in scratch.indices {
                     scratch[i].location = Point(x: quantize(scratch[i].location.x), y: quantize(scratch[i].location.y))
                 }
             default:
                 translator.swipeEnded(
-                    device: e.deviceid, cancelled: e.flags & XC.xiGestureSwipeCancelled != 0, into: &scratch)
+                    device: device, cancelled: e.flags & XC.xiGestureSwipeCancelled != 0, into: &scratch)
             }
             addChanges(at: eventTime(e.time))
         case XI_HierarchyChanged:
-            let e = data.assumingMemoryBound(to: XIHierarchyEvent.self).pointee
-            guard let info = e.info else { return }
-            for i in 0..<Int(e.num_info) where info[i].flags & XC.xiMasterRemoved != 0 {
-                translator.deviceRemoved(info[i].deviceid, into: &scratch)
+            let e = UnsafeMutableRawPointer(event).assumingMemoryBound(to: xcb_input_hierarchy_event_t.self)
+            guard let info = xcb_input_hierarchy_infos(e) else { return }
+            for i in 0..<Int(e.pointee.num_infos) where info[i].flags & XC.xiMasterRemoved != 0 {
+                translator.deviceRemoved(Int32(info[i].deviceid), into: &scratch)
             }
             // New masters need nothing: the window's selection is for all master devices.
-            addChanges(at: eventTime(e.time))
+            addChanges(at: eventTime(e.pointee.time))
         default:
             break
         }
     }
 
-    private func key(sym: UInt, pressed: Bool, modifiers: UInt32, repeated: Bool, pointer: Point, time: UInt) {
+    /// An XInput 2 FP16.16 fixed-point value (as libXi converts it).
+    private func fixed(_ v: Int32) -> Double { Double(v) / 65536 }
+
+    private func key(sym: UInt, pressed: Bool, modifiers: UInt32, repeated: Bool, pointer: Point, time: UInt32) {
         if options.simulateModifier.matches(keysym: sym) {
             translator.modifierHeld = pressed
             translator.hover = pointer
