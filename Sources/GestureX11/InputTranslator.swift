@@ -54,9 +54,9 @@ public final class InputTranslator {
     /// The centre the simulated finger is mirrored through (the scene's `mirrorCenter(for:)`).
     public var mirrorCenter: (Point) -> Point
     /// Whether the simulate modifier is held now (the simulated fingers are drawn meanwhile).
-    public var modifierHeld = false
+    @exclusivity(unchecked) public var modifierHeld = false
     /// Where the pointer last hovered (window points), for the overlay while the modifier is held.
-    public var hover: Point?
+    @exclusivity(unchecked) public var hover: Point?
 
     private enum SimulatedMode {
         case mirror(center: Point)
@@ -86,9 +86,10 @@ public final class InputTranslator {
     // Fingers in the order they went down. A handful at most: a linear search beats hashing
     // (measured: the dictionaries' hashing was ~4 % of the shell's CPU per pointer motion).
     // Plain loops, no closures (a closure formed here checks its main-actor executor per call).
-    private var pointers: [PointerFinger] = []
-    private var touches: [TouchState] = []
-    private var swipes: [SwipeFinger] = []
+    // No run-time exclusivity checks on the per-event state (main actor only).
+    @exclusivity(unchecked) private var pointers: [PointerFinger] = []
+    @exclusivity(unchecked) private var touches: [TouchState] = []
+    @exclusivity(unchecked) private var swipes: [SwipeFinger] = []
     private var nextID = 1
 
     private func pointerIndex(_ device: Int32) -> Int? { Self.index(of: device, in: pointers) }
