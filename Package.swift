@@ -19,8 +19,8 @@ let package = Package(
             name: "CX11", path: "Sources/CX11", pkgConfig: "x11 x11-xcb xcb xcb-xinput xi xtst",
             providers: [.apt(["libx11-dev", "libx11-xcb-dev", "libxcb-xinput-dev", "libxi-dev", "libxtst-dev"])]),
         .systemLibrary(
-            name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo",
-            providers: [.apt(["libcairo2-dev"])]),
+            name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo cairo-ft freetype2",
+            providers: [.apt(["libcairo2-dev", "libfreetype-dev"])]),
         .systemLibrary(
             name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
@@ -47,7 +47,7 @@ let package = Package(
         .testTarget(name: "GestureTraceTests", dependencies: ["GestureTrace", "GestureKit"]),
         .testTarget(
             name: "GesturesDemoTests",
-            dependencies: ["GesturesDemo", "GestureTrace", "GestureKit"]),
+            dependencies: ["GesturesDemo", "GestureTrace", "GestureKit", "CCairo"]),
         .testTarget(
             name: "GestureX11Tests",
             dependencies: ["GestureX11", "GesturesDemo", "GestureKit", "CX11"]),

@@ -120,9 +120,6 @@ public final class X11Shell {
     /// Called when a replay started with ``play(_:exitWhenDone:)`` is over (its last event and
     /// a second of tail); with `exitWhenDone` the shell then quits with status 0.
     public var onReplayFinished: (() -> Void)?
-    /// Runs once, just before the first frame is drawn (the window is mapped by then): e.g. to
-    /// wait for work started in the background meanwhile.
-    public var beforeFirstFrame: (() -> Void)?
     /// The kiosk's tour (played after `idleTourDelay` seconds without input, until real input).
     public var tour: [InputEvent] = []
     /// When set, gives the tour for the window's current size in points (the bundled tour is made
@@ -1054,10 +1051,6 @@ public final class X11Shell {
 
     private func drawIfNeeded() {
         guard everExposed else { return }
-        if let hook = beforeFirstFrame {
-            beforeFirstFrame = nil
-            hook()
-        }
         let overlay = translator.modifierHeld || !drawnOverlay.isEmpty ? translator.overlay : []
         let dirty = forceRedraw || scene.needsDisplay || overlay != drawnOverlay
         if dirty || backSurface == nil {

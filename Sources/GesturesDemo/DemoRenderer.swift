@@ -45,7 +45,7 @@ public enum DemoRenderer {
             (layout.pinch, pinchColor, "Pinch Me!"), (layout.rotate, rotateColor, "Rotate Me!"),
         ]
         let radius = min(layout.size.width, layout.size.height) * 0.015
-        cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD)
+        DemoFonts.select(DemoFonts.bold, on: cr)
         for (rect, color, text) in regions {
             roundedRect(cr, rect, radius: radius)
             cairo_set_source_rgba(cr, color.r, color.g, color.b, regionAlpha)
@@ -55,7 +55,7 @@ public enum DemoRenderer {
             centredText(cr, text, in: rect, size: size)
         }
 
-        cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
+        DemoFonts.select(DemoFonts.regular, on: cr)
         setColor(cr, labelColor)
         let labelSize = max(1, min(layout.label.height * 0.55, layout.label.width * 0.06))
         centredText(cr, scene.label, in: layout.label, size: labelSize)

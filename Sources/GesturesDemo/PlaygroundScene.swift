@@ -174,7 +174,7 @@ public final class PlaygroundScene: ReplayScene {
         cairo_save(cr)
         cairo_set_source_rgb(cr, 0.97, 0.97, 0.97)
         cairo_paint(cr)
-        cairo_select_font_face(cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
+        DemoFonts.select(DemoFonts.regular, on: cr)
         let rootNames = root.gestureRecognizers.map(\.name).joined(separator: ", ")
         if !rootNames.isEmpty {
             cairo_set_source_rgb(cr, 0.4, 0.4, 0.4)

@@ -136,9 +136,6 @@ struct RunCommand: ParsableCommand {
 
     @MainActor
     private func runShell() throws(CommandFailure) -> Int32 {
-        // Fontconfig's first initialisation (parsing its configuration, mapping its caches) takes
-        // ~10–15 ms: do it on a helper thread while the X connection and the window are set up.
-        let fontWarmUp = FontconfigWarmUp()
         let requestedSize = try parseSizeOption(size)
         // Inputs first: bad input is status 2 before any window shows.
         var trace: Trace?
@@ -226,7 +223,6 @@ struct RunCommand: ParsableCommand {
             line.add("xinput", ready.xinputVersion)
             log?.write(line.text)
         }
-        shell.beforeFirstFrame = { fontWarmUp.wait() }
         shell.tour = tour
         if let tourViewport {
             shell.tourEvents = { size in Trace.scaled(tour, from: tourViewport, to: size) }
@@ -240,34 +236,6 @@ struct RunCommand: ParsableCommand {
     }
 
     private static func twoDigits(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-}
-
-/// Runs fontconfig's `FcInit()` on a helper thread (fontconfig is thread-safe; it is loaded
-/// with cairo, and looked up with `dlsym` so that no header is needed). ``wait()`` joins it
-/// before the first text is drawn. Nothing else runs off the main thread.
-final class FontconfigWarmUp {
-    private var thread = pthread_t()
-    private var running = false
-
-    init() {
-        guard let symbol = dlsym(nil, "FcInit") else { return }
-        running =
-            pthread_create(
-                &thread, nil,
-                { argument in
-                    let fcInit = unsafeBitCast(argument, to: (@convention(c) () -> Int32).self)
-                    _ = fcInit()
-                    return nil
-                }, symbol) == 0
-    }
-
-    func wait() {
-        guard running else { return }
-        running = false
-        pthread_join(thread, nil)
-    }
-
-    deinit { wait() }
 }
 
 /// A file (or stdout for `-`) written one whole line per `write(2)`: nothing is buffered, so

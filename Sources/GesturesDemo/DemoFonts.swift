@@ -1,0 +1,92 @@
+import CCairo
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// The demo's typefaces, DejaVu Sans and DejaVu Sans Bold, as cairo font faces (UIKit: the
+/// system font of the tutorial's labels).
+///
+/// They are opened from their files with FreeType where Debian/Ubuntu, Fedora, Arch and
+/// openSUSE install them: cairo's toy font API (`cairo_select_font_face`) first initialises
+/// fontconfig and matches a pattern — ~9 ms before the first label could be drawn, a quarter of
+/// the 40 ms startup budget, where opening the two files takes < 1 ms. The faces are loaded as
+/// fontconfig's stock configuration renders DejaVu (slight hinting, see ``select(_:on:)``):
+/// the text is pixel for pixel what it was through fontconfig. Without those files (another distribution, a
+/// font package missing) the toy face "DejaVu Sans" is used: fontconfig picks the font then.
+///
+/// The faces live as long as the process (the FreeType library and faces are never freed).
+public enum DemoFonts {
+    /// DejaVu Sans: the feedback label and the playground's names.
+    public static var regular: OpaquePointer { faces.regular }
+    /// DejaVu Sans Bold: the region titles.
+    public static var bold: OpaquePointer { faces.bold }
+
+    /// Makes `face` (``regular`` or ``bold``) the font of `cr`, with fontconfig's stock rendering
+    /// options for DejaVu: slight hinting (cairo takes the hint style from the font options, not
+    /// from the face's load flags).
+    public static func select(_ face: OpaquePointer, on cr: OpaquePointer) {
+        cairo_set_font_face(cr, face)
+        if !faces.directory.isEmpty { cairo_set_font_options(cr, faces.options) }
+    }
+
+    /// Where the fonts were found ("" when the toy faces are in use).
+    public static var directory: String { faces.directory }
+
+    /// Folders holding DejaVuSans.ttf and DejaVuSans-Bold.ttf, most common first.
+    public static let searchPath = [
+        "/usr/share/fonts/truetype/dejavu",  // Debian, Ubuntu (fonts-dejavu-core)
+        "/usr/share/fonts/dejavu-sans-fonts",  // Fedora
+        "/usr/share/fonts/TTF",  // Arch (ttf-dejavu)
+        "/usr/share/fonts/truetype",  // openSUSE (dejavu-fonts)
+        "/usr/share/fonts/dejavu",  // older Fedora, Alpine
+        "/usr/local/share/fonts/dejavu",
+    ]
+
+    private struct Faces: @unchecked Sendable {
+        var regular: OpaquePointer
+        var bold: OpaquePointer
+        var directory: String
+        var options: OpaquePointer
+    }
+
+    // Initialised once, thread-safely (a global's lazy initialisation); immutable after that,
+    // and cairo font faces are reference-counted atomically.
+    private static let faces: Faces = load()
+
+    private static func load() -> Faces {
+        var library: FT_Library?
+        if FT_Init_FreeType(&library) == 0, let library {
+            for dir in searchPath {
+                guard let regular = open(dir + "/DejaVuSans.ttf", library) else { continue }
+                guard let bold = open(dir + "/DejaVuSans-Bold.ttf", library) else {
+                    cairo_font_face_destroy(regular)
+                    continue
+                }
+                let options = cairo_font_options_create()!
+                cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_SLIGHT)
+                return Faces(regular: regular, bold: bold, directory: dir, options: options)
+            }
+            FT_Done_FreeType(library)
+        }
+        return Faces(
+            regular: cairo_toy_font_face_create("DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL),
+            bold: cairo_toy_font_face_create("DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD),
+            directory: "", options: cairo_font_options_create())
+    }
+
+    private static func open(_ path: String, _ library: FT_Library) -> OpaquePointer? {
+        guard access(path, R_OK) == 0 else { return nil }
+        var face: FT_Face?
+        guard FT_New_Face(library, path, 0, &face) == 0, let face else { return nil }
+        guard let cairoFace = cairo_ft_font_face_create_for_ft_face(face, 0),
+            cairo_font_face_status(cairoFace) == CAIRO_STATUS_SUCCESS
+        else {
+            FT_Done_Face(face)
+            return nil
+        }
+        return cairoFace
+    }
+}
