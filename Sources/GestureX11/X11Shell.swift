@@ -80,7 +80,10 @@ private enum XC {
 /// the scene's timers, a replay's next event, the kiosk's idle timers — infinite when nothing is
 /// pending, so an idle shell uses no CPU. Each wake-up handles every pending event, feeds timers
 /// that are due, and then draws at most one frame, only when the scene, the overlay or the
-/// window size changed (an Expose with nothing changed just copies the back buffer).
+/// window size changed (an Expose with nothing changed just copies the back buffer). After a
+/// wake-up that brought motion the connection is left alone for one batch interval (60 Hz):
+/// `poll()` then watches only the signal pipe, and the events that came meanwhile are read in
+/// one go — one `poll` and one `recvmsg` per batch.
 ///
 /// Time: one monotonic clock (``MonotonicClock``, seconds since launch, quantized to µs). Input
 /// timestamps come from the X server's millisecond time mapped onto that clock
@@ -93,7 +96,9 @@ private enum XC {
 /// XInput 2 events are decoded in place from the wire structs — Xlib's queue, its lock and
 /// libXi's per-event conversion (an allocation and copies per event) cost most of the CPU a
 /// pointer motion took. Protocol errors of requests whose replies Xlib does not wait for
-/// arrive in that queue and are reported like the ones Xlib's error handler sees.
+/// arrive in that queue and are reported like the ones Xlib's error handler sees. The state
+/// read for every event or wake-up is `@exclusivity(unchecked)`: the shell runs on the main actor
+/// alone, and the run-time access checks were 10 % of its instructions per motion.
 ///
 /// Exit: ``run(scene:)`` returns 0 when the window is closed (WM_DELETE_WINDOW), a quit key is pressed,
 /// SIGINT/SIGTERM arrives, or a replay ends with `exitWhenDone`. A lost X connection prints
@@ -101,7 +106,7 @@ private enum XC {
 @MainActor
 public final class X11Shell {
     /// The scene ``run(scene:)`` drives.
-    public private(set) var scene: ShellScene!
+    @exclusivity(unchecked) public private(set) var scene: ShellScene!
     public let options: ShellOptions
     public let clock: MonotonicClock
     /// Pixels per point.
@@ -114,7 +119,7 @@ public final class X11Shell {
     public private(set) var xinputVersion = 0.0
     /// Every input event fed to the scene, after retiming (for `--record`). Key commands other
     /// than shake are not input events and are not reported.
-    public var onInput: ((InputEvent) -> Void)?
+    @exclusivity(unchecked) public var onInput: ((InputEvent) -> Void)?
     /// Called once the first frame is on screen.
     public var onReady: ((ShellReady) -> Void)?
     /// Called when a replay started with ``play(_:exitWhenDone:)`` is over (its last event and
@@ -130,33 +135,31 @@ public final class X11Shell {
     /// The XCB connection under `display`; it owns the event queue.
     private let connection: OpaquePointer
     /// An event taken from XCB's queue to learn whether one is waiting; handled first next time.
-    private var stashedEvent: UnsafeMutablePointer<xcb_generic_event_t>?
+    @exclusivity(unchecked) private var stashedEvent: UnsafeMutablePointer<xcb_generic_event_t>?
     private let screen: Int32
     private let root: Window
     private let visual: UnsafeMutablePointer<Visual>
     private let depth: Int32
-    private var xiOpcode: Int32 = -1
-    private var touchSelected = false
+    @exclusivity(unchecked) private var xiOpcode: Int32 = -1
+    @exclusivity(unchecked) private var touchSelected = false
     private var atoms: [String: Atom] = [:]
     private var gc: GC?
     private var backPixmap: Pixmap = 0
-    private var backSurface: OpaquePointer?
+    @exclusivity(unchecked) private var backSurface: OpaquePointer?
     private var backSize = (width: 0, height: 0)
     private var pixelSize = (width: 0, height: 0)
-    private var pendingPixelSize: (width: Int, height: Int)?
+    @exclusivity(unchecked) private var pendingPixelSize: (width: Int, height: Int)?
     private var parentIsRoot = true
     private var hasWindowManager = false
     private var fullscreenNow = false
     private var savedGeometry: (x: Int32, y: Int32, w: UInt32, h: UInt32)?
 
     private let translator: InputTranslator
-    // The state touched for every input event is `@exclusivity(unchecked)`: the shell runs on
-    // the main actor alone, and the run-time access checks were ~3 % of its CPU per motion.
     @exclusivity(unchecked) private var timeMapper = ServerTimeMapper()
     private var shakeDetector = WindowShakeDetector()
     @exclusivity(unchecked) private var lastFed = 0.0
     @exclusivity(unchecked) private var lastTouchFrameTime: Double?
-    private var pendingScreenshots: [String] = []
+    @exclusivity(unchecked) private var pendingScreenshots: [String] = []
     @exclusivity(unchecked) private var scratch: [TouchChange] = []
     @exclusivity(unchecked) private var pending: [TouchChange] = []
     @exclusivity(unchecked) private var pendingTime = 0.0
@@ -167,21 +170,21 @@ public final class X11Shell {
     /// When the events being handled were read from the socket (shell seconds).
     @exclusivity(unchecked) private var received = 0.0
 
-    private var outputPending = false
+    @exclusivity(unchecked) private var outputPending = false
     @exclusivity(unchecked) private var motionSeen = false
     private var windowDestroyed = false
-    private var exposed = false
-    private var everExposed = false
-    private var forceRedraw = true
-    private var drawnOverlay: [Point] = []
-    private var isReady = false
-    private var running = false
+    @exclusivity(unchecked) private var exposed = false
+    @exclusivity(unchecked) private var everExposed = false
+    @exclusivity(unchecked) private var forceRedraw = true
+    @exclusivity(unchecked) private var drawnOverlay: [Point] = []
+    @exclusivity(unchecked) private var isReady = false
+    @exclusivity(unchecked) private var running = false
     private var exitStatus: Int32 = 0
 
-    private var replay: ReplayPlayer?
+    @exclusivity(unchecked) private var replay: ReplayPlayer?
     private var exitAfterReplay = false
     private var replayReported = false
-    private var tourPlayer: ReplayPlayer?
+    @exclusivity(unchecked) private var tourPlayer: ReplayPlayer?
     private var lastInput = 0.0
     private var idleResetDone = true
     private var nextTourAt = Double.infinity
@@ -547,6 +550,8 @@ public final class X11Shell {
     }
 
     private func tearDown() {
+        free(stashedEvent)
+        stashedEvent = nil
         if let s = backSurface { cairo_surface_destroy(s) }
         backSurface = nil
         if backPixmap != 0 { XFreePixmap(display, backPixmap) }
