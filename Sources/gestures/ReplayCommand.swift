@@ -86,7 +86,7 @@ struct ReplayCommand: ParsableCommand {
 }
 
 /// The demo's picture: `explicit` (an error if it cannot be loaded: bad input), else the bundled
-/// flower when it can be found and loaded, else nil (a placeholder is drawn).
+/// flower when it can be found and loaded, else nil (a placeholder is drawn, with one warning line).
 func loadPicture(explicit: String?, needed: Bool) throws(CommandFailure) -> DemoImage? {
     guard needed else { return nil }
     if let explicit {
@@ -96,6 +96,12 @@ func loadPicture(explicit: String?, needed: Bool) throws(CommandFailure) -> Demo
             throw CommandFailure.usage(error.description)
         }
     }
-    guard let path = ResourceLocator.path(of: "flower.png") else { return nil }
-    return try? DemoImage(path: path)
+    // Without the bundled image the image region shows a placeholder ("no image"): said once,
+    // like a missing kiosk tour, so that a copied-out binary is not mistaken for a broken one.
+    guard let path = ResourceLocator.path(of: "flower.png"), let image = try? DemoImage(path: path) else {
+        writeAll(
+            2, "gestures: warning: the bundled image (flower.png) is missing; the image region shows a placeholder\n")
+        return nil
+    }
+    return image
 }

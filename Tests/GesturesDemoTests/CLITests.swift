@@ -262,6 +262,20 @@ struct CLITests {
     }
 }
 
+@Suite struct MissingResourceTests {
+    @Test("Without the bundled flower: one warning line, a placeholder, status 0", arguments: [["layout"], ["replay"]])
+    func missingFlower(command: [String]) throws {
+        var arguments = command
+        if command == ["replay"] { arguments.append(write("missing-flower.jsonl", CLITests.tapTrace)) }
+        let r = try CLI.run(arguments, environment: ["GESTURES_RESOURCES": scratch + "/no-resources-here"])
+        #expect(r.status == 0)
+        let warning =
+            "gestures: warning: the bundled image (flower.png) is missing; the image region shows a placeholder"
+        #expect(r.stderr == warning + "\n")
+        #expect(r.lines.first?.contains("\"type\":\"layout\"") == true)
+    }
+}
+
 @Suite struct ResourceLocatorTests {
     @Test func searchOrder() {
         #expect(ResourceLocator.candidates(override: "/opt/x", executable: "/usr/bin/gestures") == ["/opt/x"])
