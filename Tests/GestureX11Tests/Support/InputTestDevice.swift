@@ -182,17 +182,10 @@ final class InputTestDevice {
         _ phase: GesturePhase, fingers: UInt16 = 2, scale: Double, angleDelta: Double = 0,
         dx: Double = 0, dy: Double = 0
     ) throws {
-        var m = Message(size: InputTestProtocol.pinchSize, type: .gesturePinch)
-        let (type, flags) = gestureType(
-            phase, begin: InputTestProtocol.pinchBegin, update: InputTestProtocol.pinchUpdate,
-            end: InputTestProtocol.pinchEnd)
-        m.put(type, at: 8)
-        m.put(fingers, at: 10)
-        m.put(flags, at: 12)
-        m.put(dx, at: 16)
-        m.put(dy, at: 24)
-        m.put(dx, at: 32)
-        m.put(dy, at: 40)
+        var m = gestureMessage(
+            size: InputTestProtocol.pinchSize, type: .gesturePinch, phase,
+            (InputTestProtocol.pinchBegin, InputTestProtocol.pinchUpdate, InputTestProtocol.pinchEnd),
+            fingers: fingers, dx: dx, dy: dy)
         m.put(scale, at: 48)
         m.put(angleDelta, at: 56)
         try send(m)
@@ -200,10 +193,21 @@ final class InputTestDevice {
 
     /// An XI 2.4 touchpad swipe.
     func swipe(_ phase: GesturePhase, fingers: UInt16 = 3, dx: Double = 0, dy: Double = 0) throws {
-        var m = Message(size: InputTestProtocol.swipeSize, type: .gestureSwipe)
-        let (type, flags) = gestureType(
-            phase, begin: InputTestProtocol.swipeBegin, update: InputTestProtocol.swipeUpdate,
-            end: InputTestProtocol.swipeEnd)
+        let m = gestureMessage(
+            size: InputTestProtocol.swipeSize, type: .gestureSwipe, phase,
+            (InputTestProtocol.swipeBegin, InputTestProtocol.swipeUpdate, InputTestProtocol.swipeEnd),
+            fingers: fingers, dx: dx, dy: dy)
+        try send(m)
+    }
+
+    /// The part pinch and swipe messages share: the event type for `phase`, the finger count,
+    /// the flags and the deltas (accelerated and unaccelerated alike).
+    private func gestureMessage(
+        size: Int, type kind: InputTestProtocol.EventType, _ phase: GesturePhase,
+        _ types: (begin: UInt16, update: UInt16, end: UInt16), fingers: UInt16, dx: Double, dy: Double
+    ) -> Message {
+        var m = Message(size: size, type: kind)
+        let (type, flags) = gestureType(phase, begin: types.begin, update: types.update, end: types.end)
         m.put(type, at: 8)
         m.put(fingers, at: 10)
         m.put(flags, at: 12)
@@ -211,7 +215,7 @@ final class InputTestDevice {
         m.put(dy, at: 24)
         m.put(dx, at: 32)
         m.put(dy, at: 40)
-        try send(m)
+        return m
     }
 
     /// Relative motion (Pointer / PointerGesture devices).
