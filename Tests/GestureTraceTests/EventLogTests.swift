@@ -67,14 +67,6 @@ struct EventLogTests {
         return lines
     }
 
-    private func frame(_ t: Double, _ changes: (Int, TouchPhase, Double, Double)...) -> InputEvent {
-        .touches(
-            TouchFrame(
-                timestamp: t,
-                changes: changes.map { TouchChange(id: $0.0, phase: $0.1, location: Point(x: $0.2, y: $0.3)) }
-            ))
-    }
-
     @Test func tapLineHasOneTouchesKey() {
         let tap = TapGestureRecognizer(name: "tap2")
         tap.numberOfTouchesRequired = 2
@@ -109,69 +101,75 @@ struct EventLogTests {
             ])
     }
 
-    @Test func pinchRotationSwipeEdgeLongPressShakeLines() {
-        let pinch = PinchGestureRecognizer(name: "pinch")
-        let pinchLines = log(
-            [pinch],
-            [
-                frame(0, (1, .began, 100, 100), (2, .began, 200, 100)),
-                frame(1, (2, .moved, 300, 100)),
-            ])
-        #expect(
-            pinchLines == [
-                #"{"type":"gesture","t":1.0,"recognizer":"pinch","kind":"pinch","state":"began","x":200.0,"y":100.0,"touches":2,"scale":2.0,"velocity":0.0}"#
-            ])
-
-        let rotation = RotationGestureRecognizer(name: "rot")
-        let rotationLines = log(
-            [rotation],
-            [
-                frame(0, (1, .began, 100, 100), (2, .began, 200, 100)),
-                frame(1, (2, .moved, 100, 200)),
-            ])
-        #expect(
-            rotationLines == [
-                #"{"type":"gesture","t":1.0,"recognizer":"rot","kind":"rotation","state":"began","x":100.0,"y":150.0,"touches":2,"rotation":1.570796,"velocity":0.0}"#
-            ])
-
-        let swipe = SwipeGestureRecognizer(name: "swipeLeft")
-        swipe.direction = .left
-        let swipeLines = log(
-            [swipe],
-            [
-                frame(0, (1, .began, 500, 100)),
-                frame(0.05, (1, .moved, 400, 100)),
-            ])
-        #expect(
-            swipeLines == [
-                #"{"type":"gesture","t":0.05,"recognizer":"swipeLeft","kind":"swipe","state":"ended","x":400.0,"y":100.0,"touches":1,"direction":"left"}"#
-            ])
-
-        let edge = ScreenEdgePanGestureRecognizer(name: "edge")
-        edge.edges = .left
-        let edgeLines = log(
-            [edge],
-            [
-                frame(0, (1, .began, 5, 300)),
-                frame(0.5, (1, .moved, 65, 300)),
-            ])
-        #expect(
-            edgeLines == [
-                #"{"type":"gesture","t":0.5,"recognizer":"edge","kind":"screenEdgePan","state":"began","x":65.0,"y":300.0,"touches":1,"translation":[60.0,0.0],"velocity":[0.0,0.0],"edge":"left"}"#
-            ])
-
-        let press = LongPressGestureRecognizer(name: "press")
-        let pressLines = log([press], [frame(0, (1, .began, 10, 20)), .wait(timestamp: 1)])
-        #expect(
-            pressLines == [
-                #"{"type":"gesture","t":0.5,"recognizer":"press","kind":"longPress","state":"began","x":10.0,"y":20.0,"touches":1}"#
-            ])
-
-        let shake = ShakeGestureRecognizer(name: "shake")
-        let shakeLines = log([shake], [.shake(timestamp: 2.25)], label: "Shaking things up!")
-        #expect(
-            shakeLines == [
-                #"{"type":"gesture","t":2.25,"recognizer":"shake","kind":"shake","state":"ended","x":0.0,"y":0.0,"touches":0,"label":"Shaking things up!"}"#
-            ])
+    /// A recognizer of each other kind, its input and the one line it logs.
+    struct LineCase: Sendable, CustomTestStringConvertible {
+        var kind: String
+        var make: @MainActor @Sendable () -> GestureRecognizer
+        var events: [InputEvent]
+        var label: String? = nil
+        var line: String
+        var testDescription: String { kind }
     }
+
+    nonisolated static let lineCases: [LineCase] = [
+        LineCase(
+            kind: "pinch", make: { PinchGestureRecognizer(name: "pinch") },
+            events: [frame(0, (1, .began, 100, 100), (2, .began, 200, 100)), frame(1, (2, .moved, 300, 100))],
+            line:
+                #"{"type":"gesture","t":1.0,"recognizer":"pinch","kind":"pinch","state":"began","x":200.0,"y":100.0,"touches":2,"scale":2.0,"velocity":0.0}"#
+        ),
+        LineCase(
+            kind: "rotation", make: { RotationGestureRecognizer(name: "rot") },
+            events: [frame(0, (1, .began, 100, 100), (2, .began, 200, 100)), frame(1, (2, .moved, 100, 200))],
+            line:
+                #"{"type":"gesture","t":1.0,"recognizer":"rot","kind":"rotation","state":"began","x":100.0,"y":150.0,"touches":2,"rotation":1.570796,"velocity":0.0}"#
+        ),
+        LineCase(
+            kind: "swipe",
+            make: {
+                let swipe = SwipeGestureRecognizer(name: "swipeLeft")
+                swipe.direction = .left
+                return swipe
+            },
+            events: [frame(0, (1, .began, 500, 100)), frame(0.05, (1, .moved, 400, 100))],
+            line:
+                #"{"type":"gesture","t":0.05,"recognizer":"swipeLeft","kind":"swipe","state":"ended","x":400.0,"y":100.0,"touches":1,"direction":"left"}"#
+        ),
+        LineCase(
+            kind: "screenEdgePan",
+            make: {
+                let edge = ScreenEdgePanGestureRecognizer(name: "edge")
+                edge.edges = .left
+                return edge
+            },
+            events: [frame(0, (1, .began, 5, 300)), frame(0.5, (1, .moved, 65, 300))],
+            line:
+                #"{"type":"gesture","t":0.5,"recognizer":"edge","kind":"screenEdgePan","state":"began","x":65.0,"y":300.0,"touches":1,"translation":[60.0,0.0],"velocity":[0.0,0.0],"edge":"left"}"#
+        ),
+        LineCase(
+            kind: "longPress", make: { LongPressGestureRecognizer(name: "press") },
+            events: [frame(0, (1, .began, 10, 20)), .wait(timestamp: 1)],
+            line:
+                #"{"type":"gesture","t":0.5,"recognizer":"press","kind":"longPress","state":"began","x":10.0,"y":20.0,"touches":1}"#
+        ),
+        LineCase(
+            kind: "shake", make: { ShakeGestureRecognizer(name: "shake") }, events: [.shake(timestamp: 2.25)],
+            label: "Shaking things up!",
+            line:
+                #"{"type":"gesture","t":2.25,"recognizer":"shake","kind":"shake","state":"ended","x":0.0,"y":0.0,"touches":0,"label":"Shaking things up!"}"#
+        ),
+    ]
+
+    @Test(arguments: lineCases)
+    func oneLinePerKind(_ c: LineCase) {
+        #expect(log([c.make()], c.events, label: c.label) == [c.line])
+    }
+}
+
+/// A touch frame at `t` of (id, phase, x, y) changes.
+private func frame(_ t: Double, _ changes: (Int, TouchPhase, Double, Double)...) -> InputEvent {
+    .touches(
+        TouchFrame(
+            timestamp: t,
+            changes: changes.map { TouchChange(id: $0.0, phase: $0.1, location: Point(x: $0.2, y: $0.3)) }))
 }
