@@ -26,7 +26,7 @@ private func lostXConnection() -> Never {
     exit(1)
 }
 
-/// Reports an X protocol error in one line (the first 20; later ones are counted only) and
+/// Reports an X protocol error in one line (the first 20; later ones are dropped) and
 /// carries on — Xlib's default handler would exit.
 private func reportXError(_ display: OpaquePointer?, code: UInt8, request: UInt8, minor: UInt16, resource: UInt) {
     if reportedXErrors >= 20 { return }
