@@ -7,19 +7,6 @@ private func parse(_ text: String, size: Size = Size(width: 1000, height: 500), 
     try TraceReader.parse(text: text, file: "r.events", size: size, deviceText: device, deviceFile: "r.desc")
 }
 
-private func frame(_ t: Double, _ changes: TouchChange...) -> InputEvent {
-    .touches(TouchFrame(timestamp: t, changes: changes))
-}
-private func began(_ id: Int, _ x: Double, _ y: Double) -> TouchChange {
-    TouchChange(id: id, phase: .began, location: Point(x: x, y: y))
-}
-private func moved(_ id: Int, _ x: Double, _ y: Double) -> TouchChange {
-    TouchChange(id: id, phase: .moved, location: Point(x: x, y: y))
-}
-private func ended(_ id: Int, _ x: Double, _ y: Double) -> TouchChange {
-    TouchChange(id: id, phase: .ended, location: Point(x: x, y: y))
-}
-
 @Suite("evemu recordings")
 struct EvemuTests {
     static let header = """

@@ -6,16 +6,6 @@ private func parse(_ text: String, size: Size? = nil) throws -> Trace {
     try TraceReader.parse(text: text, file: "t.jsonl", size: size, deviceText: nil)
 }
 
-private func down(_ id: Int, _ x: Double, _ y: Double) -> TouchChange {
-    TouchChange(id: id, phase: .began, location: Point(x: x, y: y))
-}
-private func move(_ id: Int, _ x: Double, _ y: Double) -> TouchChange {
-    TouchChange(id: id, phase: .moved, location: Point(x: x, y: y))
-}
-private func up(_ id: Int, _ x: Double, _ y: Double) -> TouchChange {
-    TouchChange(id: id, phase: .ended, location: Point(x: x, y: y))
-}
-
 @Suite("JSON Lines traces")
 struct JSONLTraceTests {
     @Test func designExampleParsesIntoFramesAndEvents() throws {
@@ -38,9 +28,9 @@ struct JSONLTraceTests {
         #expect(trace.viewportFromTrace)
         #expect(
             trace.events == [
-                .touches(TouchFrame(timestamp: 0, changes: [down(1, 100, 200)])),
-                .touches(TouchFrame(timestamp: 0.016, changes: [move(1, 104.5, 200), down(2, 300, 250)])),
-                .touches(TouchFrame(timestamp: 0.1, changes: [up(1, 110, 200)])),
+                frame(0, began(1, 100, 200)),
+                frame(0.016, moved(1, 104.5, 200), began(2, 300, 250)),
+                frame(0.1, ended(1, 110, 200)),
                 // A cancel without x/y keeps the touch's last position.
                 .touches(
                     TouchFrame(
@@ -74,10 +64,10 @@ struct JSONLTraceTests {
         let trace = try parse(text)
         #expect(
             trace.events == [
-                .touches(TouchFrame(timestamp: 1, changes: [down(1, 1, 1), down(2, 2, 2), down(3, 3, 3)])),
+                frame(1, began(1, 1, 1), began(2, 2, 2), began(3, 3, 3)),
                 .shake(timestamp: 1),
-                .touches(TouchFrame(timestamp: 1, changes: [move(1, 5, 5), up(2, 2, 2)])),
-                .touches(TouchFrame(timestamp: 1.5, changes: [up(1, 5, 5)])),
+                frame(1, moved(1, 5, 5), ended(2, 2, 2)),
+                frame(1.5, ended(1, 5, 5)),
             ])
         #expect(trace.frames.count == 3)
     }

@@ -99,3 +99,18 @@ struct TraceStats {
         return result
     }
 }
+
+// Expected touch frames, written as the tests read them.
+
+func frame(_ t: Double, _ changes: TouchChange...) -> InputEvent {
+    .touches(TouchFrame(timestamp: t, changes: changes))
+}
+func began(_ id: Int, _ x: Double, _ y: Double) -> TouchChange {
+    TouchChange(id: id, phase: .began, location: Point(x: x, y: y))
+}
+func moved(_ id: Int, _ x: Double, _ y: Double) -> TouchChange {
+    TouchChange(id: id, phase: .moved, location: Point(x: x, y: y))
+}
+func ended(_ id: Int, _ x: Double, _ y: Double) -> TouchChange {
+    TouchChange(id: id, phase: .ended, location: Point(x: x, y: y))
+}
