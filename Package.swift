@@ -15,6 +15,15 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-numerics.git", from: "1.0.0"),
     ],
     targets: [
+        // The shell's X: XCB only (one owner of the connection, one event queue).
+        .systemLibrary(
+            name: "CXCB", path: "Sources/CXCB", pkgConfig: "xcb xcb-xinput xcb-shm xcb-randr xcb-keysyms",
+            providers: [
+                .apt([
+                    "libxcb1-dev", "libxcb-xinput-dev", "libxcb-shm0-dev", "libxcb-randr0-dev", "libxcb-keysyms1-dev",
+                ])
+            ]),
+        // Xlib, XInput 2 and XTest for the tests' own client connections (never the shell's).
         .systemLibrary(
             name: "CX11", path: "Sources/CX11", pkgConfig: "x11 x11-xcb xcb xcb-xinput xi xtst",
             providers: [.apt(["libx11-dev", "libx11-xcb-dev", "libxcb-xinput-dev", "libxi-dev", "libxtst-dev"])]),
@@ -28,7 +37,7 @@ let package = Package(
             name: "GestureKit",
             dependencies: [.product(name: "RealModule", package: "swift-numerics")]),
         .target(name: "GestureTrace", dependencies: ["GestureKit", "CZlib"]),
-        .target(name: "GestureX11", dependencies: ["GestureKit", "CX11", "CCairo"]),
+        .target(name: "GestureX11", dependencies: ["GestureKit", "CXCB", "CCairo"]),
         .target(
             name: "GesturesDemo",
             dependencies: ["GestureKit", "GestureTrace", "GestureX11", "CCairo"]),

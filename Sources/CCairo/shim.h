@@ -1,7 +1,6 @@
 #ifndef GESTURES_CCAIRO_SHIM_H
 #define GESTURES_CCAIRO_SHIM_H
 #include <cairo/cairo.h>
-#include <cairo/cairo-xlib.h>
 #include <cairo/cairo-ft.h>
 #include <ft2build.h>
 #include FT_FREETYPE_H

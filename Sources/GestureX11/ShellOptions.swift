@@ -25,13 +25,18 @@ public struct ShellOptions: Sendable {
     public var idleTourDelay = 90.0
     /// The pause between two plays of the kiosk tour.
     public var tourGap = 30.0
-    /// After a wake-up that brought pointer or touch motion, the shell reads the X connection
-    /// again only this many seconds later (default: one 60 Hz frame), so that motion arriving
-    /// meanwhile is handled — and drawn — in one go, as UIKit delivers coalesced touches once per
-    /// frame: a few wake-ups per frame instead of one per event (a wake-up costs tens of µs in
-    /// a VM), at most one frame of added latency during a drag, none for the first event after
-    /// a pause. Event times are the server's, so recognition is unaffected. 0 reads at once.
+    /// A drag that draws nothing (every recognizer that saw its touches has failed, nothing to
+    /// redraw) is read in batches: after such a wake-up the shell reads the X connection again
+    /// only this many seconds later (default: one 60 Hz frame). Such motion cannot change the
+    /// picture, and a wake-up per motion is most of its cost. Any frame to draw or any live
+    /// gesture reads at once. 0 never batches.
     public var inputBatchInterval = 1.0 / 60
+    /// The most frames per second when the server reports no refresh rate (Xvfb): one frame per
+    /// refresh interval otherwise (RandR).
+    public var maximumFrameRate = 240.0
+    /// Present frames through MIT-SHM when the server offers it (false: PutImage only, as on a
+    /// remote display — for tests of that path).
+    public var useSHM = true
     /// The window title.
     public var title = "Gestures"
 

@@ -40,4 +40,19 @@ public protocol ShellScene: AnyObject {
     /// points; clears `needsDisplay`. `overlay` are extra touch points to draw (the simulated
     /// fingers while the modifier is held); with `showTouches` every touch is drawn.
     func draw(into cairo: OpaquePointer, overlay: [Point], showTouches: Bool)
+    /// The parts of the window (points) that changed since the last `draw`, when the scene can
+    /// tell; nil means all of it. The shell draws and uploads only these (clipped), so they must
+    /// cover every pixel that differs from the last frame. Read before `draw`.
+    var damage: [Rect]? { get }
+    /// Whether a gesture is live: a recognizer has begun, or still may recognize touches that
+    /// are down, or waits on a timer. While none is, a drag that draws nothing is read in
+    /// batches (``ShellOptions/inputBatchInterval``).
+    var hasLiveGestures: Bool { get }
+}
+
+extension ShellScene {
+    /// Default: the whole window.
+    public var damage: [Rect]? { nil }
+    /// Default: always live (never batch).
+    public var hasLiveGestures: Bool { true }
 }

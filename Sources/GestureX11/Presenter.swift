@@ -1,0 +1,241 @@
+import CCairo
+import CXCB
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// A rectangle in window pixels.
+public struct PixelRect: Equatable, Sendable {
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+    public var isEmpty: Bool { width <= 0 || height <= 0 }
+    public var area: Int { isEmpty ? 0 : width * height }
+    /// The smallest rectangle holding both.
+    public func union(_ o: PixelRect) -> PixelRect {
+        if isEmpty { return o }
+        if o.isEmpty { return self }
+        let x0 = min(x, o.x)
+        let y0 = min(y, o.y)
+        return PixelRect(
+            x: x0, y: y0, width: max(x + width, o.x + o.width) - x0, height: max(y + height, o.y + o.height) - y0)
+    }
+    /// The part inside `o` (empty when they do not overlap).
+    public func intersection(_ o: PixelRect) -> PixelRect {
+        let x0 = max(x, o.x)
+        let y0 = max(y, o.y)
+        let x1 = min(x + width, o.x + o.width)
+        let y1 = min(y + height, o.y + o.height)
+        return PixelRect(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
+    }
+}
+
+/// The window's picture: a client-side Cairo image (the back buffer) and its presentation.
+///
+/// Cairo draws into memory only (pixman, no X requests), so no drawing path can wait on the X
+/// server. The shell then uploads the rectangles that changed:
+/// - **MIT-SHM** when the server has it and can attach our segment: the back buffer lives in one
+///   SysV shared-memory segment (marked for removal as soon as the server has attached it, so it
+///   never outlives the process); `ShmPutImage` of each changed rectangle, the frame's last one
+///   asking for a completion event. Until that event arrives the frame is *in flight* and the
+///   buffer is not drawn into (the server may still be reading it); ``isBusy``. A completion that
+///   never comes is given up after ``completionTimeout`` (one warning line), so a frame that
+///   cannot be presented never stops the shell from drawing.
+/// - **PutImage** otherwise (e.g. `Xvfb -extension MIT-SHM`, a remote display): the rectangles
+///   are copied into requests of at most the server's maximum request size; nothing is in flight
+///   (the data is in the request).
+///
+/// One segment per window size: a resize frees the old one (after the server's last use of it,
+/// which request order guarantees) — the count of segments stays flat.
+@MainActor
+final class Presenter {
+    private let x: XConnection
+    private let window: xcb_window_t
+    private let gc: xcb_gcontext_t
+    private let depth: UInt8
+    /// The `cairo_surface_t *` to draw into (pixels), nil before ``resize(width:height:)``.
+    private(set) var surface: OpaquePointer?
+    private(set) var width = 0
+    private(set) var height = 0
+    private var data: UnsafeMutableRawPointer?
+    private var stride = 0
+    /// The MIT-SHM segment (0: none) and the shell's wish to use SHM at all.
+    private var shmSegment: xcb_shm_seg_t = 0
+    private var shmAvailable: Bool
+    private var shmCompletionType: UInt8 = 0
+    /// Scratch rows for PutImage.
+    private var scratch: [UInt8] = []
+    /// The time the frame in flight was sent (shell seconds), nil when none is.
+    private(set) var inFlightSince: Double?
+    /// How long a completion is waited for before the frame is taken as done.
+    static let completionTimeout = 0.5
+    private var warnedTimeout = false
+
+    /// Whether SHM is in use (for tests and the ready line).
+    var usesSHM: Bool { shmSegment != 0 }
+
+    init(connection: XConnection, window: xcb_window_t, depth: UInt8, allowSHM: Bool) {
+        x = connection
+        self.window = window
+        self.depth = depth
+        gc = connection.newID()
+        var values: [UInt32] = [0]  // graphics_exposures off
+        xcb_create_gc(connection.raw, gc, window, XCB_GC_GRAPHICS_EXPOSURES.rawValue, &values)
+        if allowSHM, let ext = gestures_shm_extension(connection.raw), ext.pointee.present != 0 {
+            shmAvailable = true
+            shmCompletionType = ext.pointee.first_event + UInt8(XCB_SHM_COMPLETION)
+        } else {
+            shmAvailable = false
+        }
+    }
+
+    /// True while a frame is in flight (its buffer must not be drawn into).
+    var isBusy: Bool { inFlightSince != nil }
+
+    /// The deadline of the frame in flight's completion wait, if any.
+    var busyDeadline: Double? { inFlightSince.map { $0 + Self.completionTimeout } }
+
+    /// Gives up waiting for a completion that is overdue at `now`.
+    func expireCompletion(now: Double) {
+        guard let since = inFlightSince, now >= since + Self.completionTimeout else { return }
+        inFlightSince = nil
+        if !warnedTimeout {
+            warnedTimeout = true
+            writeStderr("gestures: warning: the X server did not confirm a frame within 0.5 s; drawing on")
+        }
+    }
+
+    /// Whether `event` is the completion of our frame in flight (then it is no longer busy).
+    func handleCompletion(responseType: UInt8) -> Bool {
+        guard shmCompletionType != 0, responseType == shmCompletionType else { return false }
+        inFlightSince = nil
+        return true
+    }
+
+    /// Makes the back buffer `width`×`height` pixels; true when it was (re)allocated (its pixels
+    /// are then undefined: draw everything).
+    @discardableResult
+    func resize(width w: Int, height h: Int) -> Bool {
+        let w = max(1, w)
+        let h = max(1, h)
+        if surface != nil && w == width && h == height { return false }
+        release()
+        width = w
+        height = h
+        stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_RGB24, Int32(w)))
+        let bytes = stride * h
+        if shmAvailable, let p = attachSHM(bytes: bytes) {
+            data = p
+        } else {
+            data = malloc(bytes)
+        }
+        guard let data else {
+            writeStderr("gestures: out of memory for a \(w)x\(h) window")
+            exit(1)
+        }
+        surface = cairo_image_surface_create_for_data(
+            data.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_RGB24, Int32(w), Int32(h), Int32(stride))
+        return true
+    }
+
+    /// A fresh segment of `bytes`, attached here and by the server (one round trip), already
+    /// marked for removal; nil (and SHM off from now on) when the server cannot attach it.
+    private func attachSHM(bytes: Int) -> UnsafeMutableRawPointer? {
+        let id = shmget(IPC_PRIVATE, bytes, IPC_CREAT | 0o600)
+        guard id >= 0 else {
+            shmAvailable = false
+            return nil
+        }
+        guard let p = gestures_shm_attach(id) else {
+            shmctl(id, IPC_RMID, nil)
+            shmAvailable = false
+            return nil
+        }
+        let seg = x.newID()
+        let error = xcb_request_check(x.raw, xcb_shm_attach_checked(x.raw, seg, UInt32(id), 0))
+        shmctl(id, IPC_RMID, nil)
+        if let error {
+            free(error)
+            shmdt(p)
+            shmAvailable = false
+            return nil
+        }
+        x.exitIfBroken()
+        shmSegment = seg
+        return p
+    }
+
+    private func release() {
+        if let s = surface { cairo_surface_destroy(s) }
+        surface = nil
+        guard let data else { return }
+        if shmSegment != 0 {
+            // The server handles requests in order: it is done with the segment when it detaches.
+            xcb_shm_detach(x.raw, shmSegment)
+            shmdt(data)
+            shmSegment = 0
+        } else {
+            free(data)
+        }
+        self.data = nil
+        inFlightSince = nil
+    }
+
+    /// Frees the buffer and the GC.
+    func close() {
+        release()
+        xcb_free_gc(x.raw, gc)
+    }
+
+    /// Uploads `rects` (clipped to the buffer) of the back buffer to the window; the caller
+    /// flushes. With SHM the frame is in flight until its completion (`now` starts the wait).
+    func present(_ rects: [PixelRect], now: Double) {
+        guard surface != nil, let data else { return }
+        let bounds = PixelRect(x: 0, y: 0, width: width, height: height)
+        let clipped = rects.map { $0.intersection(bounds) }.filter { !$0.isEmpty }
+        guard !clipped.isEmpty else { return }
+        if shmSegment != 0 {
+            for (i, r) in clipped.enumerated() {
+                let last = i == clipped.count - 1
+                xcb_shm_put_image(
+                    x.raw, window, gc, UInt16(width), UInt16(height), UInt16(r.x), UInt16(r.y), UInt16(r.width),
+                    UInt16(r.height), Int16(r.x), Int16(r.y), depth, UInt8(XCB_IMAGE_FORMAT_Z_PIXMAP.rawValue),
+                    last ? 1 : 0, shmSegment, 0)
+            }
+            inFlightSince = now
+            return
+        }
+        for r in clipped { putImage(r, from: data) }
+    }
+
+    /// PutImage of `r` in bands of whole rows that fit a request.
+    private func putImage(_ r: PixelRect, from data: UnsafeMutableRawPointer) {
+        let rowBytes = r.width * 4
+        let rowsPerBand = max(1, min(r.height, (min(x.maximumRequestBytes, 1 << 22) - 64) / rowBytes))
+        if scratch.count < rowsPerBand * rowBytes { scratch = [UInt8](repeating: 0, count: rowsPerBand * rowBytes) }
+        var y = r.y
+        while y < r.y + r.height {
+            let rows = min(rowsPerBand, r.y + r.height - y)
+            scratch.withUnsafeMutableBytes { dst in
+                for row in 0..<rows {
+                    let src = data + (y + row) * stride + r.x * 4
+                    (dst.baseAddress! + row * rowBytes).copyMemory(from: src, byteCount: rowBytes)
+                }
+                _ = xcb_put_image(
+                    x.raw, UInt8(XCB_IMAGE_FORMAT_Z_PIXMAP.rawValue), window, gc, UInt16(r.width), UInt16(rows),
+                    Int16(r.x), Int16(y), 0, depth, UInt32(rows * rowBytes), dst.baseAddress)
+            }
+            y += rows
+        }
+    }
+}

@@ -1,0 +1,285 @@
+import CXCB
+import GestureKit
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// Events: read from XCB, decoded, handed to the input translator, the frame builder and the
+/// scene.
+extension X11Shell {
+    /// Core event types (X.h).
+    enum CoreEvent {
+        static let error: UInt8 = 0
+        static let keyPress: UInt8 = 2
+        static let keyRelease: UInt8 = 3
+        static let buttonPress: UInt8 = 4
+        static let buttonRelease: UInt8 = 5
+        static let motionNotify: UInt8 = 6
+        static let leaveNotify: UInt8 = 8
+        static let focusOut: UInt8 = 10
+        static let expose: UInt8 = 12
+        static let destroyNotify: UInt8 = 17
+        static let unmapNotify: UInt8 = 18
+        static let mapNotify: UInt8 = 19
+        static let reparentNotify: UInt8 = 21
+        static let configureNotify: UInt8 = 22
+        static let clientMessage: UInt8 = 33
+        static let mappingNotify: UInt8 = 34
+        static let genericEvent: UInt8 = 35
+        static let sendEventBit: UInt8 = 0x80
+    }
+
+    /// Handles `first` and every event XCB holds, reading the socket once first when `read`
+    /// (further reads would only fail; what arrives meanwhile wakes the next turn). The moves
+    /// of the batch reach the scene as one touch frame.
+    func drainEvents(first: UnsafeMutablePointer<xcb_generic_event_t>?, read: Bool) {
+        var next = first ?? x.nextEvent(read: read)
+        received = clock.now()
+        while let event = next {
+            handle(event)
+            free(event)
+            if !running { return }
+            next = x.nextEvent(read: false)
+        }
+        flushFrame()
+        applyPendingResize()
+    }
+
+    /// The shell time of an event stamped `server`.
+    func eventTime(_ server: UInt32) -> Double {
+        quantize(max(timeMapper.map(server: UInt64(server), received: received), lastFed))
+    }
+
+    /// Adds the translator's changes (in `scratch`) to the frame being built for time `t`.
+    func addChanges(at t: Double) {
+        guard !scratch.isEmpty else { return }
+        if frames.mustFlush(before: scratch, at: t) { flushFrame() }
+        frames.add(scratch, at: t)
+        scratch.removeAll(keepingCapacity: true)
+    }
+
+    func flushFrame() {
+        do {
+            guard let frame = frames.frame else { return }
+            feed(.touches(frame), real: true)
+        }
+        frames.clear()
+    }
+
+    /// A core event of XCB's queue as the wire struct `T` (XCB gives every core event 36 bytes:
+    /// the 32 of the wire and its full sequence number).
+    private func core<T>(_ event: UnsafeMutablePointer<xcb_generic_event_t>, as _: T.Type) -> T {
+        precondition(MemoryLayout<T>.size <= 36)
+        return UnsafeRawPointer(event).loadUnaligned(as: T.self)
+    }
+
+    func handle(_ event: UnsafeMutablePointer<xcb_generic_event_t>) {
+        let type = event.pointee.response_type & ~CoreEvent.sendEventBit
+        if presenter.handleCompletion(responseType: type) { return }
+        switch type {
+        case CoreEvent.error:
+            x.report(UnsafeRawPointer(event))
+        case CoreEvent.genericEvent:
+            handleGeneric(event)
+        case CoreEvent.expose:
+            let e = core(event, as: xcb_expose_event_t.self)
+            let r = PixelRect(x: Int(e.x), y: Int(e.y), width: Int(e.width), height: Int(e.height))
+            exposedRect = exposedRect.map { $0.union(r) } ?? r
+            everExposed = true
+        case CoreEvent.configureNotify:
+            let c = core(event, as: xcb_configure_notify_event_t.self)
+            guard c.window == xid else { return }
+            pendingPixelSize = (Int(c.width), Int(c.height))
+            let sent = event.pointee.response_type & CoreEvent.sendEventBit != 0
+            if sent || parentIsRoot { windowMoved(x: Int32(c.x), y: Int32(c.y)) }
+        case CoreEvent.reparentNotify:
+            parentIsRoot = core(event, as: xcb_reparent_notify_event_t.self).parent == x.root
+        case CoreEvent.destroyNotify:
+            // Another client destroyed the window (xdotool windowclose, xkill of the window…).
+            if core(event, as: xcb_destroy_notify_event_t.self).window == xid {
+                windowDestroyed = true
+                quit(status: 0)
+            }
+        case CoreEvent.unmapNotify:
+            flushFrame()
+            translator.cancelAll(into: &scratch)
+            addChanges(at: quantize(max(clock.now(), lastFed)))
+            flushFrame()
+        case CoreEvent.mapNotify:
+            if !hasWindowManager {
+                xcb_set_input_focus(x.raw, UInt8(XCB_INPUT_FOCUS_POINTER_ROOT.rawValue), xid, 0)
+            }
+        case CoreEvent.focusOut:
+            translator.modifierHeld = false
+        case CoreEvent.mappingNotify:
+            if let k = keySymbols {
+                _ = event.withMemoryRebound(to: xcb_mapping_notify_event_t.self, capacity: 1) {
+                    xcb_refresh_keyboard_mapping(k, $0)
+                }
+            }
+        case CoreEvent.clientMessage:
+            let m = core(event, as: xcb_client_message_event_t.self)
+            if m.type == x.atom("WM_PROTOCOLS"), m.data.data32.0 == x.atom("WM_DELETE_WINDOW") {
+                quit(status: 0)
+            }
+        case CoreEvent.buttonPress, CoreEvent.buttonRelease:
+            let b = core(event, as: xcb_button_press_event_t.self)
+            let t = eventTime(b.time)
+            let p = point(Double(b.event_x), Double(b.event_y))
+            let mods = UInt32(b.state)
+            if type == CoreEvent.buttonPress {
+                translator.pointerPressed(device: 0, button: Int(b.detail), at: p, modifiers: mods, into: &scratch)
+            } else {
+                translator.pointerReleased(device: 0, button: Int(b.detail), at: p, modifiers: mods, into: &scratch)
+            }
+            if scratch.isEmpty { noteActivity() }
+            addChanges(at: t)
+        case CoreEvent.motionNotify:
+            motionSeen = true
+            let m = core(event, as: xcb_motion_notify_event_t.self)
+            translator.pointerMoved(
+                device: 0, to: point(Double(m.event_x), Double(m.event_y)), modifiers: UInt32(m.state),
+                into: &scratch)
+            if scratch.isEmpty { noteActivity() } else { addChanges(at: eventTime(m.time)) }
+        case CoreEvent.keyPress, CoreEvent.keyRelease:
+            let k = core(event, as: xcb_key_press_event_t.self)
+            let state = UInt32(k.state)
+            key(
+                keycode: k.detail, group: Int((state >> 13) & 3), pressed: type == CoreEvent.keyPress,
+                modifiers: state, repeated: false, pointer: point(Double(k.event_x), Double(k.event_y)),
+                time: k.time)
+        case CoreEvent.leaveNotify:
+            if !translator.hasActiveFingers { translator.hover = nil }
+        default:
+            break
+        }
+    }
+
+    /// An XInput 2 event: decoded by ``XI2Decoder``, which checks every length first; a
+    /// malformed event is dropped with one warning line.
+    private func handleGeneric(_ event: UnsafeMutablePointer<xcb_generic_event_t>) {
+        let ge = core(event, as: xcb_ge_generic_event_t.self)
+        guard xiOpcode != 0, ge.extension == xiOpcode else { return }
+        let bytes = UnsafeRawBufferPointer(start: event, count: 36 + Int(ge.length) * 4)
+        switch XI2Decoder.decode(bytes, xiOpcode: xiOpcode) {
+        case .event(let e): handleXI2(e)
+        case .ignored: break
+        case .malformed(let why): reportMalformed(why)
+        }
+    }
+
+    func reportMalformed(_ why: String) {
+        guard malformedReported < 20 else { return }
+        malformedReported += 1
+        writeStderr("gestures: warning: dropped a malformed XInput 2 event (\(why))")
+    }
+
+    private func handleXI2(_ event: XI2Event) {
+        switch event {
+        case .touch(let phase, let device, let touch, let ex, let ey, let time, _):
+            let p = point(ex, ey)
+            switch phase {
+            case .begin: translator.touchBegan(device: device, touch: touch, at: p, into: &scratch)
+            case .update:
+                motionSeen = true
+                translator.touchMoved(device: device, touch: touch, to: p, into: &scratch)
+            case .end: translator.touchEnded(device: device, touch: touch, at: p, into: &scratch)
+            }
+            addChanges(at: eventTime(time))
+        case .motion(let device, let ex, let ey, let mods, let time, let flags):
+            motionSeen = true
+            if touchSelected && flags & XI2Decoder.pointerEmulated != 0 { return }
+            translator.pointerMoved(device: device, to: point(ex, ey), modifiers: mods, into: &scratch)
+            if scratch.isEmpty { noteActivity() } else { addChanges(at: eventTime(time)) }
+        case .button(let pressed, let device, let button, let ex, let ey, let mods, let time, let flags):
+            if touchSelected && flags & XI2Decoder.pointerEmulated != 0 { return }
+            let p = point(ex, ey)
+            if pressed {
+                translator.pointerPressed(device: device, button: Int(button), at: p, modifiers: mods, into: &scratch)
+            } else {
+                translator.pointerReleased(device: device, button: Int(button), at: p, modifiers: mods, into: &scratch)
+            }
+            if scratch.isEmpty { noteActivity() }
+            addChanges(at: eventTime(time))
+        case .key(let pressed, _, let keycode, let ex, let ey, let mods, let group, let time, let flags):
+            key(
+                keycode: UInt8(truncatingIfNeeded: keycode), group: Int(group), pressed: pressed, modifiers: mods,
+                repeated: flags & XI2Decoder.keyRepeat != 0, pointer: point(ex, ey), time: time)
+        case .leave:
+            if !translator.hasActiveFingers { translator.hover = nil }
+        case .pinch(let phase, let cancelled, _, let ex, let ey, let scaleValue, let angle, let time):
+            motionSeen = true
+            let p: TouchpadPhase =
+                switch phase {
+                case .begin: .begin
+                case .update: .update
+                case .end: cancelled ? .cancel : .end
+                }
+            flushFrame()
+            let pinch = TouchpadPinch(
+                timestamp: eventTime(time), phase: p, location: point(ex, ey), scale: quantize(scaleValue),
+                angleDelta: quantize(angle))
+            feed(.touchpadPinch(pinch), real: true)
+        case .swipe(let phase, let cancelled, let device, let ex, let ey, let dx, let dy, let time):
+            motionSeen = true
+            switch phase {
+            case .begin: translator.swipeBegan(device: device, at: point(ex, ey), into: &scratch)
+            case .update:
+                translator.swipeUpdated(device: device, delta: Vector(dx: dx / scale, dy: dy / scale), into: &scratch)
+                for i in scratch.indices {
+                    scratch[i].location = Point(x: quantize(scratch[i].location.x), y: quantize(scratch[i].location.y))
+                }
+            case .end: translator.swipeEnded(device: device, cancelled: cancelled, into: &scratch)
+            }
+            addChanges(at: eventTime(time))
+        case .hierarchy(let removed, let time):
+            for device in removed { translator.deviceRemoved(device, into: &scratch) }
+            // New masters need nothing: the window's selection is for all master devices.
+            addChanges(at: eventTime(time))
+        }
+    }
+
+    private func key(
+        keycode: UInt8, group: Int, pressed: Bool, modifiers: UInt32, repeated: Bool, pointer: Point, time: UInt32
+    ) {
+        let level = modifiers & ModifierBits.shift != 0 ? 1 : 0
+        let column = Int32(min(group, 1) * 2 + level)
+        let sym = keySymbols.map { UInt(xcb_key_symbols_get_keysym($0, keycode, column)) } ?? 0
+        if options.simulateModifier.matches(keysym: sym) {
+            translator.modifierHeld = pressed
+            translator.hover = pointer
+            return
+        }
+        translator.updateModifiers(modifiers)
+        guard pressed, let action = KeyBindings.action(keysym: sym, modifiers: modifiers, kiosk: options.kiosk) else {
+            if pressed { noteActivity() }
+            return
+        }
+        flushFrame()
+        let t = eventTime(time)
+        switch action {
+        case .command(let command):
+            applyPendingResize()
+            noteRealInput(at: t)
+            lastFed = t
+            scene.perform(command, at: t)
+        case .shake:
+            if !repeated { feed(.shake(timestamp: t), real: true) }
+        case .quit:
+            if !repeated { quit(status: 0) }
+        case .toggleFullscreen:
+            if !repeated { toggleFullscreen() }
+        }
+    }
+
+    private func windowMoved(x px: Int32, y py: Int32) {
+        let now = clock.now()
+        if shakeDetector.move(toX: Double(px), y: Double(py), at: now) {
+            flushFrame()
+            feed(.shake(timestamp: quantize(max(now, lastFed))), real: true)
+        }
+    }
+}

@@ -1,0 +1,195 @@
+import CXCB
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// Writes a line to standard error (unbuffered, so it is out before an exit).
+func writeStderr(_ line: String) {
+    var s = line
+    if !s.hasSuffix("\n") { s += "\n" }
+    s.withCString { p in _ = write(2, p, strlen(p)) }
+}
+
+/// The one owner of the X connection: an XCB connection and nothing else — no Xlib, so there is
+/// no second event queue that a library (cairo-xlib's MIT-SHM fallback did) could wait in for
+/// an event that the other queue took. Every request the shell makes, every reply it waits for
+/// and every event it reads goes through here.
+///
+/// Failure contract (DESIGN §4.4): a connection that breaks — noticed by a read, a flush or a
+/// reply — prints one line ("gestures: lost the X connection") and exits with status 1 at once;
+/// a protocol error of a request whose reply nobody waits for arrives as an event and is
+/// reported in one line (the first 20; later ones are dropped).
+@MainActor
+final class XConnection {
+    /// The `xcb_connection_t *`.
+    let raw: OpaquePointer
+    let root: xcb_window_t
+    let rootVisual: xcb_visualid_t
+    let rootDepth: UInt8
+    /// The screen's size in pixels (at connection time).
+    let screenWidth: Int
+    let screenHeight: Int
+    /// The socket, for `poll()`.
+    let fileDescriptor: Int32
+    /// The largest request the server takes, in bytes.
+    let maximumRequestBytes: Int
+    /// Whether the server's images are little-endian (cairo's RGB24 is native-endian).
+    let imageByteOrderMatches: Bool
+    private var reportedErrors = 0
+    private var atoms: [String: xcb_atom_t] = [:]
+
+    /// Connects to `name` (nil: `$DISPLAY`).
+    init(display name: String?) throws(ShellError) {
+        var screenNumber: Int32 = 0
+        let connection: OpaquePointer? =
+            if let name { xcb_connect(name, &screenNumber) } else { xcb_connect(nil, &screenNumber) }
+        guard let connection, xcb_connection_has_error(connection) == 0 else {
+            if let connection { xcb_disconnect(connection) }
+            let shown = name ?? getenv("DISPLAY").map { String(cString: $0) } ?? ""
+            throw .cannotOpenDisplay(shown)
+        }
+        raw = connection
+        let setup = xcb_get_setup(connection)!
+        var it = xcb_setup_roots_iterator(setup)
+        var n = screenNumber
+        while n > 0 && it.rem > 0 {
+            xcb_screen_next(&it)
+            n -= 1
+        }
+        guard it.rem > 0, let screen = it.data?.pointee else {
+            xcb_disconnect(connection)
+            throw .cannotOpenDisplay(name ?? "(screen \(screenNumber) does not exist)")
+        }
+        root = screen.root
+        rootVisual = screen.root_visual
+        rootDepth = screen.root_depth
+        screenWidth = Int(screen.width_in_pixels)
+        screenHeight = Int(screen.height_in_pixels)
+        fileDescriptor = xcb_get_file_descriptor(connection)
+        maximumRequestBytes = Int(xcb_get_maximum_request_length(connection)) * 4
+        let littleEndian = UInt32(1).littleEndian == 1
+        imageByteOrderMatches =
+            (setup.pointee.image_byte_order == UInt8(XCB_IMAGE_ORDER_LSB_FIRST.rawValue)) == littleEndian
+    }
+
+    /// Closes the connection (the server frees every resource of ours).
+    func close() {
+        xcb_disconnect(raw)
+    }
+
+    // MARK: Failure
+
+    /// Exits with status 1 and one line if the connection has broken.
+    func exitIfBroken() {
+        if xcb_connection_has_error(raw) != 0 { Self.lost() }
+    }
+
+    /// One line for a lost X connection, then exit status 1.
+    static func lost() -> Never {
+        writeStderr("gestures: lost the X connection")
+        exit(1)
+    }
+
+    /// Reports an X protocol error (an event of type 0) in one line and carries on.
+    func report(_ error: UnsafeRawPointer) {
+        let e = error.loadUnaligned(as: xcb_generic_error_t.self)
+        guard reportedErrors < 20 else { return }
+        reportedErrors += 1
+        writeStderr(
+            "gestures: X error: \(Self.errorName(e.error_code)) (request \(e.major_code).\(e.minor_code), "
+                + "resource 0x\(String(e.resource_id, radix: 16)))")
+    }
+
+    private static func errorName(_ code: UInt8) -> String {
+        let names = [
+            "BadRequest", "BadValue", "BadWindow", "BadPixmap", "BadAtom", "BadCursor", "BadFont", "BadMatch",
+            "BadDrawable", "BadAccess", "BadAlloc", "BadColor", "BadGC", "BadIDChoice", "BadName", "BadLength",
+            "BadImplementation",
+        ]
+        let i = Int(code) - 1
+        return i >= 0 && i < names.count ? names[i] : "error \(code)"
+    }
+
+    // MARK: Requests
+
+    /// Sends what is buffered; a broken connection exits (see the type's doc).
+    func flush() {
+        if xcb_flush(raw) <= 0 { Self.lost() }
+    }
+
+    /// A new X resource id.
+    func newID() -> UInt32 { xcb_generate_id(raw) }
+
+    /// Interns `names` in one round trip (all requests first, then the replies).
+    func intern(_ names: [String]) {
+        let cookies = names.map { name in
+            name.withCString { xcb_intern_atom(raw, 0, UInt16(strlen($0)), $0) }
+        }
+        for (name, cookie) in zip(names, cookies) {
+            guard let reply = xcb_intern_atom_reply(raw, cookie, nil) else { Self.lost() }
+            atoms[name] = reply.pointee.atom
+            free(reply)
+        }
+    }
+
+    /// An atom interned with ``intern(_:)`` (or interned now, one round trip).
+    func atom(_ name: String) -> xcb_atom_t {
+        if let a = atoms[name] { return a }
+        intern([name])
+        return atoms[name] ?? 0
+    }
+
+    /// Replaces a property with 8-bit data.
+    func setProperty(_ window: xcb_window_t, _ property: xcb_atom_t, type: xcb_atom_t, bytes: [UInt8]) {
+        bytes.withUnsafeBytes { p in
+            _ = xcb_change_property(
+                raw, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window, property, type, 8, UInt32(bytes.count),
+                p.baseAddress)
+        }
+    }
+
+    /// Replaces a property with 32-bit data.
+    func setProperty(_ window: xcb_window_t, _ property: xcb_atom_t, type: xcb_atom_t, words: [UInt32]) {
+        words.withUnsafeBytes { p in
+            _ = xcb_change_property(
+                raw, UInt8(XCB_PROP_MODE_REPLACE.rawValue), window, property, type, 32, UInt32(words.count),
+                p.baseAddress)
+        }
+    }
+
+    /// Reads a property (at most `maxBytes`), waiting for the reply; nil when it is not set.
+    func property(_ window: xcb_window_t, _ property: xcb_atom_t, type: xcb_atom_t, maxBytes: Int) -> [UInt8]? {
+        let cookie = xcb_get_property(raw, 0, window, property, type, 0, UInt32((maxBytes + 3) / 4))
+        guard let reply = xcb_get_property_reply(raw, cookie, nil) else {
+            exitIfBroken()
+            return nil
+        }
+        defer { free(reply) }
+        let length = Int(xcb_get_property_value_length(reply))
+        guard reply.pointee.type != 0, length > 0, let value = xcb_get_property_value(reply) else { return nil }
+        return Array(UnsafeRawBufferPointer(start: value, count: min(length, maxBytes)))
+    }
+
+    /// Waits until the server has handled every request sent so far (one round trip).
+    func sync() {
+        let cookie = xcb_get_input_focus(raw)
+        guard let reply = xcb_get_input_focus_reply(raw, cookie, nil) else { Self.lost() }
+        free(reply)
+    }
+
+    // MARK: Events
+
+    /// The next event: read from the socket when `read` (one read at most), else only from what
+    /// XCB already holds. The caller frees it. A read on a broken connection exits.
+    func nextEvent(read: Bool) -> UnsafeMutablePointer<xcb_generic_event_t>? {
+        if read {
+            let e = xcb_poll_for_event(raw)
+            if e == nil { exitIfBroken() }
+            return e
+        }
+        return xcb_poll_for_queued_event(raw)
+    }
+}
