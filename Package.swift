@@ -56,7 +56,7 @@ let package = Package(
         .testTarget(name: "GestureTraceTests", dependencies: ["GestureTrace", "GestureKit"]),
         .testTarget(
             name: "GesturesDemoTests",
-            dependencies: ["GesturesDemo", "GestureTrace", "GestureKit", "CCairo"]),
+            dependencies: ["GesturesDemo", "GestureTrace", "GestureKit", "GestureX11", "CCairo"]),
         .testTarget(
             name: "GestureX11Tests",
             dependencies: ["GestureX11", "GesturesDemo", "GestureKit", "CX11"]),

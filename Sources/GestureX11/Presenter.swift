@@ -7,39 +7,6 @@ import CXCB
     import Musl
 #endif
 
-/// A rectangle in window pixels.
-public struct PixelRect: Equatable, Sendable {
-    public var x: Int
-    public var y: Int
-    public var width: Int
-    public var height: Int
-    public init(x: Int, y: Int, width: Int, height: Int) {
-        self.x = x
-        self.y = y
-        self.width = width
-        self.height = height
-    }
-    public var isEmpty: Bool { width <= 0 || height <= 0 }
-    public var area: Int { isEmpty ? 0 : width * height }
-    /// The smallest rectangle holding both.
-    public func union(_ o: PixelRect) -> PixelRect {
-        if isEmpty { return o }
-        if o.isEmpty { return self }
-        let x0 = min(x, o.x)
-        let y0 = min(y, o.y)
-        return PixelRect(
-            x: x0, y: y0, width: max(x + width, o.x + o.width) - x0, height: max(y + height, o.y + o.height) - y0)
-    }
-    /// The part inside `o` (empty when they do not overlap).
-    public func intersection(_ o: PixelRect) -> PixelRect {
-        let x0 = max(x, o.x)
-        let y0 = max(y, o.y)
-        let x1 = min(x + width, o.x + o.width)
-        let y1 = min(y + height, o.y + o.height)
-        return PixelRect(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
-    }
-}
-
 /// The window's picture: a client-side Cairo image (the back buffer) and its presentation.
 ///
 /// Cairo draws into memory only (pixman, no X requests), so no drawing path can wait on the X

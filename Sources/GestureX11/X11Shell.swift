@@ -450,49 +450,15 @@ public final class X11Shell {
         let overlay = currentOverlay
         let full = presenter.resize(width: pixelSize.width, height: pixelSize.height) || forceRedraw
         guard let surface = presenter.surface else { return }
-        var rects: [PixelRect]
-        if !full, let damage = scene.damage {
-            rects = damage.map(pixelRect)
-            if overlay != drawnOverlay {
-                for p in overlay + drawnOverlay { rects.append(pixelRect(touchBox(p))) }
-            }
-            if let e = exposedRect { rects.append(e) }
-            rects = DamageList.merged(rects, limit: 6)
-        } else {
-            rects = [PixelRect(x: 0, y: 0, width: presenter.width, height: presenter.height)]
-        }
-        let cr = cairo_create(surface)!
-        for r in rects { cairo_rectangle(cr, Double(r.x), Double(r.y), Double(r.width), Double(r.height)) }
-        cairo_clip(cr)
-        if scale != 1 { cairo_scale(cr, scale, scale) }
-        scene.draw(into: cr, overlay: overlay, showTouches: options.showTouches)
-        cairo_destroy(cr)
-        cairo_surface_flush(surface)
+        var extra: [PixelRect] = []
+        if let e = exposedRect { extra.append(e) }
+        let rects = DamageDrawing.draw(
+            scene, into: surface, scale: scale, overlay: overlay, drawnOverlay: drawnOverlay,
+            showTouches: options.showTouches, full: full, extra: extra)
         drawnOverlay = overlay
         forceRedraw = false
         presenter.present(rects, now: now)
         lastFrameAt = now
-    }
-
-    /// The box a touch point's circle covers (DemoRenderer draws r = 2.5 % of the short side,
-    /// at least 6 pt, with a 2 pt outline).
-    private func touchBox(_ p: Point) -> Rect {
-        let r = max(6, min(size.width, size.height) * 0.025) + 2
-        return Rect(x: p.x - r, y: p.y - r, width: 2 * r, height: 2 * r)
-    }
-
-    /// A rectangle in points as the window pixels it touches (outset by 2 px for antialiasing).
-    private func pixelRect(_ r: Rect) -> PixelRect {
-        guard r.minX.isFinite, r.minY.isFinite, r.maxX.isFinite, r.maxY.isFinite else {
-            return PixelRect(x: 0, y: 0, width: presenter.width, height: presenter.height)
-        }
-        let limit = 1e6
-        let x0 = Int(max(-limit, min(limit, (r.minX * scale).rounded(.down)))) - 2
-        let y0 = Int(max(-limit, min(limit, (r.minY * scale).rounded(.down)))) - 2
-        let x1 = Int(max(-limit, min(limit, (r.maxX * scale).rounded(.up)))) + 2
-        let y1 = Int(max(-limit, min(limit, (r.maxY * scale).rounded(.up)))) + 2
-        return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
-            .intersection(PixelRect(x: 0, y: 0, width: presenter.width, height: presenter.height))
     }
 
     func point(_ x: Double, _ y: Double) -> Point {
@@ -502,38 +468,5 @@ public final class X11Shell {
     /// A window size in pixels, in points.
     func pointSize(width: Int, height: Int) -> Size {
         Size(width: quantize(Double(width) / scale), height: quantize(Double(height) / scale))
-    }
-}
-
-/// Merging damaged rectangles before drawing them: overlapping ones become their union, and
-/// past `limit` rectangles the two whose union grows least are merged.
-enum DamageList {
-    static func merged(_ input: [PixelRect], limit: Int) -> [PixelRect] {
-        var rects = input.filter { !$0.isEmpty }
-        var changed = true
-        while changed {
-            changed = false
-            outer: for i in rects.indices {
-                for j in rects.indices where j > i && !rects[i].intersection(rects[j]).isEmpty {
-                    rects[i] = rects[i].union(rects[j])
-                    rects.remove(at: j)
-                    changed = true
-                    break outer
-                }
-            }
-        }
-        while rects.count > max(1, limit) {
-            var best = (0, 1, Int.max)
-            for i in rects.indices {
-                for j in rects.indices where j > i {
-                    let u = rects[i].union(rects[j])
-                    let cost = u.area - rects[i].area - rects[j].area
-                    if cost < best.2 { best = (i, j, cost) }
-                }
-            }
-            rects[best.0] = rects[best.0].union(rects[best.1])
-            rects.remove(at: best.1)
-        }
-        return rects
     }
 }

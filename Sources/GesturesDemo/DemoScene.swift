@@ -554,6 +554,54 @@ public final class DemoScene: ShellScene {
         DemoRenderer.draw(self, into: cairo, overlay: overlay, showTouches: showTouches)
         touchesShown = showTouches
         needsDisplay = false
+        drawn = DrawnState(
+            size: layout.size, imageBox: imageBox, label: label, touches: showTouches ? touchLocations : [])
+    }
+
+    /// What the last frame showed, for ``damage``.
+    private struct DrawnState {
+        var size: Size
+        var imageBox: Rect
+        var label: String
+        var touches: [Point]
+    }
+    @exclusivity(unchecked) private var drawn: DrawnState?
+
+    /// The window box the image covers now (its placeholder's 2 pt outline included).
+    private var imageBox: Rect {
+        let b = imageBounds
+        let box = Rect(x: 0, y: 0, width: b.width, height: b.height).applying(imageMatrix)
+        return Rect(x: box.minX - 2, y: box.minY - 2, width: box.width + 4, height: box.height + 4)
+    }
+
+    /// What changed since the last frame: the image's old and new boxes when it moved, the
+    /// label's rect when its text changed, the old and new touch points when they are shown;
+    /// everything after a resize or before the first frame.
+    public var damage: [Rect]? {
+        guard let d = drawn, d.size == layout.size else { return nil }
+        var rects: [Rect] = []
+        let box = imageBox
+        if box != d.imageBox {
+            rects.append(d.imageBox)
+            rects.append(box)
+        }
+        if label != d.label { rects.append(layout.label) }
+        if touchesShown {
+            let r = max(6, min(layout.size.width, layout.size.height) * 0.025) + 2
+            for p in d.touches + touchLocations where p.isFinite {
+                rects.append(Rect(x: p.x - r, y: p.y - r, width: 2 * r, height: 2 * r))
+            }
+        }
+        return rects
+    }
+
+    /// Whether a recognizer has begun, may still recognize touches that are down, or waits on a
+    /// timer (the shell batches a drag that has none of these and draws nothing).
+    public var hasLiveGestures: Bool {
+        for r in recognizers {
+            if r.state.isActive || r.hasTimer || (r.state == .possible && r.numberOfDownTouches > 0) { return true }
+        }
+        return false
     }
 
     /// The touches down now, window points (drawn with `showTouches`).
