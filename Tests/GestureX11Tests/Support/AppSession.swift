@@ -14,8 +14,8 @@ final class AppSession {
     private var stopServer: (() -> Void)?
 
     /// The app on a fresh Xvfb.
-    convenience init(arguments: [String] = [], size: String = "1024x768") throws {
-        let server = try TestXServer()
+    convenience init(arguments: [String] = [], size: String = "1024x768", serverArguments: [String] = []) throws {
+        let server = try TestXServer(extraArguments: serverArguments)
         try self.init(display: server.display, arguments: arguments, size: size) {
             server.stop()
         }

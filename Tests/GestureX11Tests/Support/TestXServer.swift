@@ -57,13 +57,14 @@ final class TestXServer {
     let width: Int
     let height: Int
 
-    init(width: Int = 1280, height: Int = 800) throws {
+    /// `extraArguments` e.g. `["-extension", "MIT-SHM"]` for a server without shared memory.
+    init(width: Int = 1280, height: Int = 800, extraArguments: [String] = []) throws {
         self.width = width
         self.height = height
         directory = try TemporaryDirectory(prefix: "gestures-xvfb")
         (process, display) = try startServer(
             program: "Xvfb",
-            arguments: ["-screen", "0", "\(width)x\(height)x24", "-noreset", "-nolisten", "tcp"],
+            arguments: ["-screen", "0", "\(width)x\(height)x24", "-noreset", "-nolisten", "tcp"] + extraArguments,
             directory: directory, what: "Xvfb")
         try waitUntilAcceptingConnections(display, process: process)
     }

@@ -1,0 +1,90 @@
+import CX11
+import Foundation
+import GesturesDemo
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+extension XServerTests {
+    /// Every drawing path the demo can reach — the picture downscaled, rotated, upscaled; the
+    /// bundled flower and a large picture; a server with MIT-SHM and one without — driven like a
+    /// person would (keys, then a drag on the picture), each answered by a frame. The shell used
+    /// to freeze for good here (cairo-xlib's SHM path waited in an event queue XCB owned).
+    @Suite("gestures run: every drawing path answers (Xvfb, with and without MIT-SHM)")
+    struct XvfbDrawing {
+        struct Case: CustomStringConvertible, Sendable {
+            var shm: Bool
+            var bigPicture: Bool
+            var description: String { "\(shm ? "MIT-SHM" : "no MIT-SHM"), \(bigPicture ? "3000x2000 picture" : "flower")" }
+        }
+
+        static let cases = [
+            Case(shm: true, bigPicture: false), Case(shm: false, bigPicture: false),
+            Case(shm: true, bigPicture: true), Case(shm: false, bigPicture: true),
+        ]
+
+        /// A large 8-bit RGB PNG (ImageMagick's gradient), made once per run.
+        static func bigPicture() throws -> String {
+            let path = NSTemporaryDirectory() + "gestures-big-\(getpid()).png"
+            if FileManager.default.fileExists(atPath: path) { return path }
+            let convert = try #require(findProgram("convert"), "ImageMagick's convert is needed (scripts/deps)")
+            let p = try ChildProcess(convert, ["-size", "3000x2000", "gradient:navy-gold", "-depth", "8", "PNG24:" + path])
+            #expect(p.wait(timeout: 30) == 0)
+            return path
+        }
+
+        @Test("Shrink, rotate and enlarge the picture with keys, drag it after each: a frame every time", arguments: cases)
+        @MainActor
+        func drawingPaths(c: Case) throws {
+            var arguments: [String] = []
+            if c.bigPicture { arguments += ["--image", try Self.bigPicture()] }
+            let session = try AppSession(
+                arguments: arguments, serverArguments: c.shm ? [] : ["-extension", "MIT-SHM"])
+            defer { session.close() }
+            let app = session.app
+            var centre = try app.region("image").center
+            // minus ×6 (downscaled), bracketright ×3 (rotated), equal ×16 (upscaled past the window).
+            let phases: [(keysym: Int32, count: Int)] = [(0x2d, 6), (0x5d, 3), (0x3d, 16)]
+            for (n, phase) in phases.enumerated() {
+                for _ in 0..<phase.count { app.keyChord([], phase.keysym) }
+                let start = app.log.lines(from: 0).count
+                let (dx, dy) = (n % 2 == 0 ? 40.0 : -35.0, n % 2 == 0 ? -30.0 : 25.0)
+                try app.drag(straightPath(from: centre, to: centre + (dx, dy), steps: 40), interval: 0.004)
+                try app.waitFor("imagePan", "ended", from: start, timeout: 5)
+                centre = centre + (dx, dy)
+                let box = app.pixelRect(LayoutRect(x: centre.x - 8, y: centre.y - 8, width: 16, height: 16))
+                let bg = DemoRenderer.background
+                _ = try pollScreenshot(app) { shot in
+                    shot.fraction(of: rgb(bg.r, bg.g, bg.b), in: box, tolerance: 12) < 0.5
+                }
+                let shot = try app.screenshot()
+                #expect(
+                    shot.fraction(of: rgb(bg.r, bg.g, bg.b), in: box, tolerance: 12) < 0.5,
+                    "phase \(n): the picture is not drawn under the finger at \(centre)")
+            }
+            // The shared-memory segments the app made: one for the window's size at most.
+            let segments = sharedMemorySegments(creator: app.process.pid)
+            #expect(segments <= (c.shm ? 1 : 0), "\(segments) SysV segments made by the app")
+            let sent = monotonicNow()
+            app.process.signal(SIGTERM)
+            let status = app.waitForExit(timeout: 3)
+            #expect(status == 0)
+            #expect(monotonicNow() - sent < 1, "SIGTERM took \(monotonicNow() - sent) s")
+        }
+    }
+}
+
+/// The live SysV shared-memory segments whose creator is `pid` (/proc/sysvipc/shm; a segment
+/// marked for removal is listed while attached).
+func sharedMemorySegments(creator pid: pid_t) -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/sysvipc/shm", encoding: .utf8) else { return 0 }
+    var count = 0
+    for line in text.split(separator: "\n").dropFirst() {
+        let fields = line.split(separator: " ")
+        // key shmid perms size cpid lpid nattch …
+        if fields.count > 4, Int32(fields[4]) == pid { count += 1 }
+    }
+    return count
+}
