@@ -17,7 +17,9 @@ extension XServerTests {
         struct Case: CustomStringConvertible, Sendable {
             var shm: Bool
             var bigPicture: Bool
-            var description: String { "\(shm ? "MIT-SHM" : "no MIT-SHM"), \(bigPicture ? "3000x2000 picture" : "flower")" }
+            var description: String {
+                "\(shm ? "MIT-SHM" : "no MIT-SHM"), \(bigPicture ? "3000x2000 picture" : "flower")"
+            }
         }
 
         static let cases = [
@@ -30,12 +32,15 @@ extension XServerTests {
             let path = NSTemporaryDirectory() + "gestures-big-\(getpid()).png"
             if FileManager.default.fileExists(atPath: path) { return path }
             let convert = try #require(findProgram("convert"), "ImageMagick's convert is needed (scripts/deps)")
-            let p = try ChildProcess(convert, ["-size", "3000x2000", "gradient:navy-gold", "-depth", "8", "PNG24:" + path])
+            let p = try ChildProcess(
+                convert, ["-size", "3000x2000", "gradient:navy-gold", "-depth", "8", "PNG24:" + path])
             #expect(p.wait(timeout: 30) == 0)
             return path
         }
 
-        @Test("Shrink, rotate and enlarge the picture with keys, drag it after each: a frame every time", arguments: cases)
+        @Test(
+            "Shrink, rotate and enlarge the picture with keys, drag it after each: a frame every time", arguments: cases
+        )
         @MainActor
         func drawingPaths(c: Case) throws {
             var arguments: [String] = []
