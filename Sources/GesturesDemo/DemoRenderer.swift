@@ -84,10 +84,19 @@ public enum DemoRenderer {
         cairo_transform(cr, &cm)
         if let image = scene.image, image.size.width > 0, image.size.height > 0 {
             cairo_scale(cr, b.width / image.size.width, b.height / image.size.height)
-            cairo_set_source_surface(cr, image.surface, 0, 0)
-            cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
-            cairo_rectangle(cr, 0, 0, image.size.width, image.size.height)
-            cairo_fill(cr)
+            if let cache = scene.imageCache {
+                var device = cairo_matrix_t()
+                cairo_get_matrix(cr, &device)
+                cairo_identity_matrix(cr)
+                cache.draw(
+                    image.surface, width: Int(image.size.width), height: Int(image.size.height), matrix: device,
+                    settled: scene.imageSettled, into: cr)
+            } else {
+                cairo_set_source_surface(cr, image.surface, 0, 0)
+                cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
+                cairo_rectangle(cr, 0, 0, image.size.width, image.size.height)
+                cairo_fill(cr)
+            }
         } else {
             // No picture: a placeholder the size of the image view.
             cairo_rectangle(cr, 0, 0, b.width, b.height)

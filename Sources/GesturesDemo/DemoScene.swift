@@ -128,6 +128,9 @@ public final class DemoScene: ShellScene {
     public let classic: Bool
     /// The picture, when one was loaded; the layout uses its aspect ratio.
     public let image: DemoImage?
+    /// The picture kept at its drawn size (the live window sets one; see ``ScaledImageCache``).
+    /// Nil draws the picture exactly, straight from the source, every frame.
+    @exclusivity(unchecked) public var imageCache: ScaledImageCache?
     /// The picture's size in pixels (``DemoLayout/defaultImageSize`` without a picture).
     public let imageSize: Size
     @exclusivity(unchecked) public private(set) var needsDisplay = true
@@ -495,6 +498,7 @@ public final class DemoScene: ShellScene {
     public func handle(_ event: InputEvent) {
         dispatcher.handle(event)
         applyImageGestures()
+        trackImageSettle()
         // The last frame drew the touches: any touch input changes what is drawn.
         if touchesShown, case .touches = event { needsDisplay = true }
     }
@@ -502,9 +506,33 @@ public final class DemoScene: ShellScene {
     public func advance(to time: Double) {
         dispatcher.advance(to: time)
         applyImageGestures()
+        trackImageSettle()
+        if let d = settleDeadline, time >= d {
+            settleDeadline = nil
+            settleRedraw = true
+            needsDisplay = true
+        }
     }
 
-    public var nextDeadline: Double? { dispatcher.nextDeadline }
+    public var nextDeadline: Double? {
+        guard let settle = settleDeadline else { return dispatcher.nextDeadline }
+        return min(dispatcher.nextDeadline ?? settle, settle)
+    }
+
+    /// How long the image's scale and angle must stay the same before the picture cache makes
+    /// its copy (``ScaledImageCache``): a pinch or rotation in progress is drawn straight.
+    public static let imageSettleDelay = 0.1
+
+    /// With a picture cache: notes a change of the image's scale or angle (its matrix's linear
+    /// part) and starts the settle delay.
+    private func trackImageSettle() {
+        guard imageCache != nil else { return }
+        let m = imageMatrix
+        let linear = [m.a, m.b, m.c, m.d]
+        guard linear != settleLinear else { return }
+        settleLinear = linear
+        settleDeadline = dispatcher.now + Self.imageSettleDelay
+    }
 
     /// Keyboard alternatives (WCAG 2.5.1): scale by ``keyScaleStep``, rotate by
     /// ``keyRotationStep`` about the image's centre, move by the command's offset; shake goes
@@ -555,17 +583,26 @@ public final class DemoScene: ShellScene {
         touchesShown = showTouches
         needsDisplay = false
         drawn = DrawnState(
-            size: layout.size, imageBox: imageBox, label: label, touches: showTouches ? touchLocations : [])
+            size: layout.size, imageMatrix: imageMatrix, imageBox: imageBox, label: label,
+            touches: showTouches ? touchLocations : [])
+        settleRedraw = false
     }
 
     /// What the last frame showed, for ``damage``.
     private struct DrawnState {
         var size: Size
+        var imageMatrix: AffineTransform
         var imageBox: Rect
         var label: String
         var touches: [Point]
     }
     @exclusivity(unchecked) private var drawn: DrawnState?
+    @exclusivity(unchecked) private var settleLinear: [Double] = []
+    @exclusivity(unchecked) private var settleDeadline: Double?
+    /// The settle delay passed: the next frame redraws the picture from its new copy.
+    @exclusivity(unchecked) private var settleRedraw = false
+    /// Whether the picture cache may make its copy now (the scale and angle have settled).
+    var imageSettled: Bool { settleDeadline == nil }
 
     /// The window box the image covers now (its placeholder's 2 pt outline included).
     private var imageBox: Rect {
@@ -574,14 +611,15 @@ public final class DemoScene: ShellScene {
         return Rect(x: box.minX - 2, y: box.minY - 2, width: box.width + 4, height: box.height + 4)
     }
 
-    /// What changed since the last frame: the image's old and new boxes when it moved, the
+    /// What changed since the last frame: the image's old and new boxes when it moved (or its
+    /// copy is remade once its scale settled), the
     /// label's rect when its text changed, the old and new touch points when they are shown;
     /// everything after a resize or before the first frame.
     public var damage: [Rect]? {
         guard let d = drawn, d.size == layout.size else { return nil }
         var rects: [Rect] = []
         let box = imageBox
-        if box != d.imageBox {
+        if imageMatrix != d.imageMatrix || settleRedraw {
             rects.append(d.imageBox)
             rects.append(box)
         }

@@ -196,6 +196,8 @@ struct RunCommand: ParsableCommand {
         }
 
         let scene = DemoScene(size: shell.size, image: picture, classic: classic)
+        // The live window keeps the picture at its drawn size (replays and PNGs draw it exactly).
+        scene.imageCache = ScaledImageCache()
         var shots = 0
         let screenshotDir = self.screenshotDir
         // Only what is asked for listens: without --log-events no log line is ever formatted.

@@ -55,10 +55,21 @@ struct DamageTests {
         return steps
     }
 
-    @Test("Incremental frames match whole frames", arguments: [1.0, 1.5], [false, true])
-    func incrementalMatchesWhole(scale: Double, showTouches: Bool) throws {
+    @Test(
+        "Incremental frames match whole frames",
+        arguments: [
+            (1.0, false, false), (1.5, false, false), (1.0, true, false), (1.0, false, true), (1.5, true, true),
+        ])
+    func incrementalMatchesWhole(scale: Double, showTouches: Bool, cached: Bool) throws {
         let size = Size(width: 1024, height: 768)
+        // The whole frames come from a twin scene fed the same input, so that with a picture
+        // cache both make the same choices (a copy is made when the scale settles).
         let scene = DemoScene(size: size, image: Self.image)
+        let twin = DemoScene(size: size, image: Self.image)
+        if cached {
+            scene.imageCache = ScaledImageCache()
+            twin.imageCache = ScaledImageCache()
+        }
         let w = Int32((size.width * scale).rounded())
         let h = Int32((size.height * scale).rounded())
         let live = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h)!
@@ -68,24 +79,33 @@ struct DamageTests {
             cairo_surface_destroy(whole)
         }
         var drawnOverlay: [Point] = []
-        _ = DamageDrawing.draw(
-            scene, into: live, scale: scale, overlay: [], drawnOverlay: [], showTouches: showTouches, full: true)
+        for (s, surface) in [(scene, live), (twin, whole)] {
+            _ = DamageDrawing.draw(
+                s, into: surface, scale: scale, overlay: [], drawnOverlay: [], showTouches: showTouches, full: true)
+        }
         var time = 0.0
         for (i, step) in Self.steps().enumerated() {
             for e in step.events {
                 time = max(time, e.timestamp)
                 scene.handle(e)
+                twin.handle(e)
             }
             for c in step.commands {
                 time += 0.1
                 scene.perform(c, at: time)
+                twin.perform(c, at: time)
+            }
+            // The scenes' timers (the picture cache's settle delay), as the shell runs them.
+            if let d = scene.nextDeadline, d <= time {
+                scene.advance(to: time)
+                twin.advance(to: time)
             }
             let rects = DamageDrawing.draw(
                 scene, into: live, scale: scale, overlay: step.overlay, drawnOverlay: drawnOverlay,
                 showTouches: showTouches, full: false)
             drawnOverlay = step.overlay
             _ = DamageDrawing.draw(
-                scene, into: whole, scale: scale, overlay: step.overlay, drawnOverlay: [], showTouches: showTouches,
+                twin, into: whole, scale: scale, overlay: step.overlay, drawnOverlay: [], showTouches: showTouches,
                 full: true)
             let (differing, box) = Self.differingPixels(live, whole)
             #expect(differing == 0, "step \(i): \(differing) pixels differ in \(box) after drawing \(rects)")
@@ -93,6 +113,11 @@ struct DamageTests {
                 let area = rects.reduce(0) { $0 + $1.area }
                 #expect(area < Int(w) * Int(h) / 3, "step \(i): \(area) pixels drawn")
             }
+        }
+        if cached {
+            #expect(
+                (scene.imageCache?.builds ?? 0) >= 3, "the picture copy was made \(scene.imageCache?.builds ?? 0) times"
+            )
         }
     }
 
