@@ -13,11 +13,15 @@ import CXCB
 /// server. The shell then uploads the rectangles that changed:
 /// - **MIT-SHM** when the server has it and can attach our segment: the back buffer lives in one
 ///   SysV shared-memory segment (marked for removal as soon as the server has attached it, so it
-///   never outlives the process); `ShmPutImage` of each changed rectangle, the frame's last one
-///   asking for a completion event. Until that event arrives the frame is *in flight* and the
-///   buffer is not drawn into (the server may still be reading it); ``isBusy``. A completion that
-///   never comes is given up after ``completionTimeout`` (one warning line), so a frame that
-///   cannot be presented never stops the shell from drawing.
+///   never outlives the process); `ShmPutImage` of each changed rectangle. Until the server has
+///   processed the frame's last put, the frame is *in flight* and the buffer is not drawn into
+///   (the server may still be reading it); ``isBusy``. The server tells without a completion
+///   event of its own: every event and reply carries the sequence number of the last request it
+///   had processed, and the next input event usually arrives before the next frame is due (one
+///   wake-up per frame, not two). When a frame is wanted and nothing came, ``requestSync()``
+///   asks for a reply (GetInputFocus) and its arrival wakes the loop. A frame never confirmed is
+///   given up after ``completionTimeout`` (one warning line), so a frame that cannot be
+///   presented never stops the shell from drawing.
 /// - **PutImage** otherwise (e.g. `Xvfb -extension MIT-SHM`, a remote display): the rectangles
 ///   are copied into requests of at most the server's maximum request size; nothing is in flight
 ///   (the data is in the request).
@@ -39,7 +43,10 @@ final class Presenter {
     /// The MIT-SHM segment (0: none) and the shell's wish to use SHM at all.
     private var shmSegment: xcb_shm_seg_t = 0
     private var shmAvailable: Bool
-    private var shmCompletionType: UInt8 = 0
+    /// The sequence number of the frame in flight's last request.
+    private var inFlightSequence: UInt32 = 0
+    /// The sequence number of a GetInputFocus sent to learn that the frame was processed.
+    private var syncSequence: UInt32?
     /// Scratch rows for PutImage.
     private var scratch: [UInt8] = []
     /// The time the frame in flight was sent (shell seconds), nil when none is.
@@ -60,7 +67,6 @@ final class Presenter {
         xcb_create_gc(connection.raw, gc, window, XCB_GC_GRAPHICS_EXPOSURES.rawValue, &values)
         if allowSHM, let ext = gestures_shm_extension(connection.raw), ext.pointee.present != 0 {
             shmAvailable = true
-            shmCompletionType = ext.pointee.first_event + UInt8(XCB_SHM_COMPLETION)
         } else {
             shmAvailable = false
         }
@@ -76,17 +82,44 @@ final class Presenter {
     func expireCompletion(now: Double) {
         guard let since = inFlightSince, now >= since + Self.completionTimeout else { return }
         inFlightSince = nil
+        dropSync()
         if !warnedTimeout {
             warnedTimeout = true
             writeStderr("gestures: warning: the X server did not confirm a frame within 0.5 s; drawing on")
         }
     }
 
-    /// Whether `event` is the completion of our frame in flight (then it is no longer busy).
-    func handleCompletion(responseType: UInt8) -> Bool {
-        guard shmCompletionType != 0, responseType == shmCompletionType else { return false }
+    /// Notes that the server had processed every request up to `sequence` (an event's or a
+    /// reply's full sequence number): the frame in flight is done once that covers its puts.
+    func serverProcessed(through sequence: UInt32) {
+        guard inFlightSince != nil, Int32(bitPattern: sequence &- inFlightSequence) >= 0 else { return }
         inFlightSince = nil
-        return true
+        dropSync()
+    }
+
+    /// Forgets the sync request; XCB drops its reply when it comes (no reply is kept forever).
+    private func dropSync() {
+        if let seq = syncSequence { xcb_discard_reply(x.raw, seq) }
+        syncSequence = nil
+    }
+
+    /// A frame is wanted while one is in flight and no event may come to confirm it: asks the
+    /// server for a reply (once per frame in flight); the caller flushes.
+    func requestSync() {
+        guard inFlightSince != nil, syncSequence == nil else { return }
+        syncSequence = xcb_get_input_focus(x.raw).sequence
+    }
+
+    /// Takes the reply of ``requestSync()`` if it has come (it confirms the frame).
+    func checkSync() {
+        guard let seq = syncSequence else { return }
+        var reply: UnsafeMutableRawPointer?
+        var error: UnsafeMutablePointer<xcb_generic_error_t>?
+        guard xcb_poll_for_reply(x.raw, seq, &reply, &error) != 0 else { return }
+        free(reply)
+        free(error)
+        syncSequence = nil
+        inFlightSince = nil
     }
 
     /// Makes the back buffer `width`×`height` pixels; true when it was (re)allocated (its pixels
@@ -156,6 +189,7 @@ final class Presenter {
         }
         self.data = nil
         inFlightSince = nil
+        dropSync()
     }
 
     /// Frees the buffer and the GC.
@@ -172,14 +206,16 @@ final class Presenter {
         let clipped = rects.map { $0.intersection(bounds) }.filter { !$0.isEmpty }
         guard !clipped.isEmpty else { return }
         if shmSegment != 0 {
-            for (i, r) in clipped.enumerated() {
-                let last = i == clipped.count - 1
-                xcb_shm_put_image(
-                    x.raw, window, gc, UInt16(width), UInt16(height), UInt16(r.x), UInt16(r.y), UInt16(r.width),
-                    UInt16(r.height), Int16(r.x), Int16(r.y), depth, UInt8(XCB_IMAGE_FORMAT_Z_PIXMAP.rawValue),
-                    last ? 1 : 0, shmSegment, 0)
+            for r in clipped {
+                inFlightSequence =
+                    xcb_shm_put_image(
+                        x.raw, window, gc, UInt16(width), UInt16(height), UInt16(r.x), UInt16(r.y), UInt16(r.width),
+                        UInt16(r.height), Int16(r.x), Int16(r.y), depth, UInt8(XCB_IMAGE_FORMAT_Z_PIXMAP.rawValue),
+                        0, shmSegment, 0
+                    ).sequence
             }
             inFlightSince = now
+            dropSync()
             return
         }
         for r in clipped { putImage(r, from: data) }

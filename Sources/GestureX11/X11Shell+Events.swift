@@ -44,6 +44,7 @@ extension X11Shell {
             if !running { return }
             next = x.nextEvent(read: false)
         }
+        presenter.checkSync()
         flushFrame()
         applyPendingResize()
     }
@@ -78,7 +79,7 @@ extension X11Shell {
 
     func handle(_ event: UnsafeMutablePointer<xcb_generic_event_t>) {
         let type = event.pointee.response_type & ~CoreEvent.sendEventBit
-        if presenter.handleCompletion(responseType: type) { return }
+        presenter.serverProcessed(through: event.pointee.full_sequence)
         switch type {
         case CoreEvent.error:
             x.report(UnsafeRawPointer(event))

@@ -32,7 +32,7 @@ import GestureKit
 ///      ▼                                                                          │
 ///  something to draw? ── no ──────────────────────────────────────────────────────┤
 ///      │ yes                                                                      │
-///  frame in flight (no SHM completion yet)? ── yes: its completion wakes us ──────┤
+///  frame in flight (not yet processed)? ── yes: a reply or an event will tell ────┤
 ///  less than a refresh interval since the last frame? ── yes: deadline ───────────┤
 ///      ▼                                                                          │
 ///  draw the damaged rectangles, present them, flush ──────────────────────────────┘
@@ -44,8 +44,8 @@ import GestureKit
 ///   (``ServerTimeMapper``), so recognition does not depend on when the loop ran.
 /// - **A frame as soon as possible after input**, at most one per refresh interval (RandR's rate
 ///   of the screen's first CRTC when it reports one, else ``ShellOptions/maximumFrameRate``),
-///   and at most one in flight: with MIT-SHM the next frame waits for the server's completion of
-///   the last one. Only the damaged rectangles are drawn (``ShellScene/damage``) and uploaded.
+///   and at most one in flight: with MIT-SHM the next frame waits until the server has processed
+///   the last one (``Presenter``). Only the damaged rectangles are drawn (``ShellScene/damage``) and uploaded.
 /// - **A drag that draws nothing is batched.** After a wake-up that brought motion, drew
 ///   nothing, and left the scene with no live gesture (every recognizer that saw the touches has
 ///   failed), the socket is read again only after ``ShellOptions/inputBatchInterval``: such
@@ -231,6 +231,8 @@ public final class X11Shell {
             guard running else { break }
             presenter.expireCompletion(now: now)
             let drew = drawIfNeeded(now: now)
+            // A frame waits for the last one to be processed: make sure something will tell.
+            if frameWanted && presenter.isBusy { presenter.requestSync() }
             watchdog?.pingIfDue(now: now)
             x.flush()
             // Events XCB read meanwhile (while waiting for a reply) are not seen by poll().

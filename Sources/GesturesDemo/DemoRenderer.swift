@@ -46,7 +46,13 @@ public enum DemoRenderer {
         ]
         let radius = min(layout.size.width, layout.size.height) * 0.015
         DemoFonts.select(DemoFonts.bold, on: cr)
-        for (rect, color, text) in regions {
+        // What lies outside the clip (the damaged part of the window) is skipped, text included.
+        var clip = (x0: 0.0, y0: 0.0, x1: 0.0, y1: 0.0)
+        cairo_clip_extents(cr, &clip.x0, &clip.y0, &clip.x1, &clip.y1)
+        func visible(_ r: Rect) -> Bool {
+            r.maxX >= clip.x0 && r.minX <= clip.x1 && r.maxY >= clip.y0 && r.minY <= clip.y1
+        }
+        for (rect, color, text) in regions where visible(rect) {
             roundedRect(cr, rect, radius: radius)
             cairo_set_source_rgba(cr, color.r, color.g, color.b, regionAlpha)
             cairo_fill(cr)
@@ -55,10 +61,12 @@ public enum DemoRenderer {
             centredText(cr, text, in: rect, size: size)
         }
 
-        DemoFonts.select(DemoFonts.regular, on: cr)
-        setColor(cr, labelColor)
-        let labelSize = max(1, min(layout.label.height * 0.55, layout.label.width * 0.06))
-        centredText(cr, scene.label, in: layout.label, size: labelSize)
+        if visible(layout.label) {
+            DemoFonts.select(DemoFonts.regular, on: cr)
+            setColor(cr, labelColor)
+            let labelSize = max(1, min(layout.label.height * 0.55, layout.label.width * 0.06))
+            centredText(cr, scene.label, in: layout.label, size: labelSize)
+        }
 
         var points = overlay
         if showTouches { points += scene.touchLocations }
@@ -90,7 +98,7 @@ public enum DemoRenderer {
                 cairo_identity_matrix(cr)
                 cache.draw(
                     image.surface, width: Int(image.size.width), height: Int(image.size.height), matrix: device,
-                    settled: scene.imageSettled, into: cr)
+                    settled: scene.imageSettled, background: (background.r, background.g, background.b), into: cr)
             } else {
                 cairo_set_source_surface(cr, image.surface, 0, 0)
                 cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)

@@ -13,8 +13,9 @@ import CCairo
 ///   with a bilinear filter when the source is much larger than the drawn size (cheap, at the
 ///   price of some aliasing while it moves), else Cairo's good filter. A settled picture is
 ///   drawn from the copy made with the good filter.
-/// - The copy is drawn at a whole-pixel offset (at most half a pixel from the exact place), so
-///   compositing it is a blit.
+/// - The copy is drawn at a whole-pixel offset (at most half a pixel from the exact place), and
+///   is opaque — the picture already composited over the window's background, which is all that
+///   lies under it (the picture is the scene's lowest layer) — so drawing it is a plain copy.
 /// - One copy at a time: its memory is the drawn size (not the source's), and it is dropped when
 ///   the key changes.
 ///
@@ -43,7 +44,7 @@ public final class ScaledImageCache {
     /// per the type's rules.
     func draw(
         _ image: OpaquePointer, width: Int, height: Int, matrix m: cairo_matrix_t, settled: Bool,
-        into cr: OpaquePointer
+        background: (Double, Double, Double), into cr: OpaquePointer
     ) {
         let linear = [m.xx, m.yx, m.xy, m.yy]
         if linear != key {
@@ -51,7 +52,7 @@ public final class ScaledImageCache {
                 drawStraight(image, width: width, height: height, matrix: m, into: cr)
                 return
             }
-            build(image, width: width, height: height, linear: m)
+            build(image, width: width, height: height, linear: m, background: background)
         }
         guard let surface else {
             drawStraight(image, width: width, height: height, matrix: m, into: cr)
@@ -59,10 +60,13 @@ public final class ScaledImageCache {
         }
         let x = (m.x0 + offset.x).rounded()
         let y = (m.y0 + offset.y).rounded()
+        cairo_save(cr)
         cairo_set_source_surface(cr, surface, x, y)
         cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_NEAREST)
+        cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
         cairo_rectangle(cr, x, y, Double(size.width), Double(size.height))
         cairo_fill(cr)
+        cairo_restore(cr)
     }
 
     private func drawStraight(
@@ -80,7 +84,10 @@ public final class ScaledImageCache {
         cairo_restore(cr)
     }
 
-    private func build(_ image: OpaquePointer, width: Int, height: Int, linear m: cairo_matrix_t) {
+    private func build(
+        _ image: OpaquePointer, width: Int, height: Int, linear m: cairo_matrix_t,
+        background: (Double, Double, Double)
+    ) {
         if let s = surface { cairo_surface_destroy(s) }
         surface = nil
         key = [m.xx, m.yx, m.xy, m.yy]
@@ -96,9 +103,11 @@ public final class ScaledImageCache {
         let cw = Int((maxX - ox).rounded(.up)) + 1
         let ch = Int((maxY - oy).rounded(.up)) + 1
         guard cw > 0, ch > 0, cw <= Self.maximumSide, ch <= Self.maximumSide,
-            let s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(cw), Int32(ch)),
+            let s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(cw), Int32(ch)),
             cairo_surface_status(s) == CAIRO_STATUS_SUCCESS, let c = cairo_create(s)
         else { return }
+        cairo_set_source_rgb(c, background.0, background.1, background.2)
+        cairo_paint(c)
         var t = cairo_matrix_t(xx: m.xx, yx: m.yx, xy: m.xy, yy: m.yy, x0: -ox, y0: -oy)
         cairo_transform(c, &t)
         cairo_set_source_surface(c, image, 0, 0)
