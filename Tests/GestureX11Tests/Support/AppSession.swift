@@ -14,9 +14,12 @@ final class AppSession {
     private var stopServer: (() -> Void)?
 
     /// The app on a fresh Xvfb.
-    convenience init(arguments: [String] = [], size: String = "1024x768", serverArguments: [String] = []) throws {
+    convenience init(
+        arguments: [String] = [], size: String = "1024x768", serverArguments: [String] = [],
+        environment: [String: String] = [:]
+    ) throws {
         let server = try TestXServer(extraArguments: serverArguments)
-        try self.init(display: server.display, arguments: arguments, size: size) {
+        try self.init(display: server.display, arguments: arguments, size: size, environment: environment) {
             server.stop()
         }
     }
@@ -24,7 +27,7 @@ final class AppSession {
     /// The app on an already running server (stopped with the session).
     init(
         display: String, arguments: [String] = [], size: String = "1024x768",
-        stop: @escaping () -> Void
+        environment: [String: String] = [:], stop: @escaping () -> Void
     ) throws {
         self.display = display
         stopServer = stop
@@ -36,7 +39,7 @@ final class AppSession {
         }
         do {
             app = try GesturesApp(
-                on: display, connection: connection, arguments: arguments, size: size)
+                on: display, connection: connection, arguments: arguments, size: size, environment: environment)
         } catch {
             connection.close()
             stop()

@@ -47,7 +47,7 @@ final class GesturesApp {
 
     init(
         on display: String, connection: XConnection, arguments: [String] = [],
-        size: String = "1024x768", timeout: Double = 20
+        size: String = "1024x768", timeout: Double = 20, environment extra: [String: String] = [:]
     ) throws {
         self.connection = connection
         directory = try TemporaryDirectory(prefix: "gestures-app")
@@ -55,6 +55,7 @@ final class GesturesApp {
         log = EventLog(path: logPath)
         var environment = ProcessInfo.processInfo.environment
         environment["DISPLAY"] = display
+        environment.merge(extra) { $1 }
         process = try ChildProcess(
             try gesturesBinary(),
             ["run", "--size", size, "--log-events", logPath] + arguments,

@@ -1,0 +1,79 @@
+import CX11
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+extension XServerTests {
+    /// Liveness (issue 10 point 4): a signal ends the app cleanly within 1 s whatever it is
+    /// doing, and under systemd the loop pings the watchdog.
+    @Suite("gestures run: signals mid-drag, the systemd watchdog")
+    struct Liveness {
+        @Test(
+            "SIGTERM, SIGINT or SIGHUP in the middle of a drag: status 0 within 1 s, log and recording whole",
+            arguments: [SIGTERM, SIGINT, SIGHUP])
+        func signalMidDrag(signal: Int32) throws {
+            let directory = try TemporaryDirectory(prefix: "gestures-live")
+            let record = directory.file("rec.jsonl")
+            let session = try AppSession(arguments: ["--record", record])
+            defer { session.close() }
+            let app = session.app
+            let image = try app.region("image")
+            let path = straightPath(from: image.center, to: image.center + (120, -60), steps: 200)
+            var sent = 0.0
+            try app.drag(path, interval: 0.002, midwayAfter: 100) {
+                sent = monotonicNow()
+                app.process.signal(signal)
+            }
+            let status = app.waitForExit(timeout: 3)
+            let took = monotonicNow() - sent
+            #expect(status == 0, "status \(String(describing: status)); stderr: \(app.stderr)")
+            #expect(took < 1, "the app took \(took) s to exit")
+            let log = try String(contentsOfFile: app.log.path, encoding: .utf8)
+            #expect(log.hasSuffix("\n"), "the event log ends in a partial line")
+            #expect(log.split(separator: "\n").last?.contains("\"type\":\"final\"") == true)
+            let trace = try String(contentsOfFile: record, encoding: .utf8)
+            #expect(trace.hasSuffix("\n") && trace.contains("\"type\":\"move\""))
+            let replay = try ChildProcess(
+                try gesturesBinary(), ["replay", record], stdout: .file(directory.file("out")))
+            #expect(replay.wait(timeout: 20) == 0, "the recording does not replay")
+        }
+
+        @Test("Under systemd: READY=1 after the first frame, then WATCHDOG=1 every half period")
+        func watchdog() throws {
+            let directory = try TemporaryDirectory(prefix: "gestures-notify")
+            let socketPath = directory.file("notify.sock")
+            let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+            #expect(fd >= 0)
+            defer { close(fd) }
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            withUnsafeMutableBytes(of: &address.sun_path) { p in
+                for (i, b) in socketPath.utf8.enumerated() { p[i] = b }
+            }
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                }
+            }
+            #expect(bound == 0)
+            var timeout = timeval(tv_sec: 0, tv_usec: 100_000)
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            // A 200 ms watchdog: pings every 100 ms.
+            let session = try AppSession(environment: ["NOTIFY_SOCKET": socketPath, "WATCHDOG_USEC": "200000"])
+            defer { session.close() }
+            var messages: [String] = []
+            let start = monotonicNow()
+            while monotonicNow() - start < 1.2 {
+                var buf = [UInt8](repeating: 0, count: 256)
+                let n = recv(fd, &buf, buf.count, 0)
+                if n > 0 { messages.append(String(decoding: buf[0..<n], as: UTF8.self)) }
+            }
+            #expect(messages.first?.hasPrefix("READY=1") == true, "\(messages)")
+            let pings = messages.filter { $0 == "WATCHDOG=1" }.count
+            #expect(pings >= 7 && pings <= 14, "\(pings) pings in 1.2 s: \(messages)")
+        }
+    }
+}
