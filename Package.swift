@@ -7,6 +7,7 @@ let package = Package(
         .executable(name: "gestures", targets: ["gestures"]),
         .library(name: "GestureKit", targets: ["GestureKit"]),
         .library(name: "GestureTrace", targets: ["GestureTrace"]),
+        .library(name: "GestureX11", targets: ["GestureX11"]),
         .library(name: "GesturesDemo", targets: ["GesturesDemo"]),
     ],
     dependencies: [
@@ -37,10 +38,13 @@ let package = Package(
             name: "GestureKit",
             dependencies: [.product(name: "RealModule", package: "swift-numerics")]),
         .target(name: "GestureTrace", dependencies: ["GestureKit", "CZlib"]),
-        .target(name: "GestureX11", dependencies: ["GestureKit", "CXCB", "CCairo"]),
+        // What a shell needs that is not X: the scene protocol, input translation, touch frames,
+        // timing, replay. Pure Swift (GesturesDemo builds on it without the X libraries).
+        .target(name: "GestureShellCore", dependencies: ["GestureKit"]),
+        .target(name: "GestureX11", dependencies: ["GestureKit", "GestureShellCore", "CXCB", "CCairo"]),
         .target(
             name: "GesturesDemo",
-            dependencies: ["GestureKit", "GestureTrace", "GestureX11", "CCairo"]),
+            dependencies: ["GestureKit", "GestureTrace", "GestureShellCore", "CCairo"]),
         .executableTarget(
             name: "gestures",
             dependencies: [

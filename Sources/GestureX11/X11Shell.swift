@@ -1,6 +1,7 @@
 import CCairo
 import CXCB
-import GestureKit
+@_exported import GestureKit
+@_exported import GestureShellCore
 
 #if canImport(Glibc)
     import Glibc

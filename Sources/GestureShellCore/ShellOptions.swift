@@ -71,6 +71,14 @@ public struct ShellReady: Sendable {
     public var scale: Double
     /// The XInput version in use (e.g. 2.4), or 0 when only core events are used.
     public var xinputVersion: Double
+
+    public init(time: Double, window: UInt, size: Size, scale: Double, xinputVersion: Double) {
+        self.time = time
+        self.window = window
+        self.size = size
+        self.scale = scale
+        self.xinputVersion = xinputVersion
+    }
 }
 
 /// The HiDPI scale (pixels per point) from an X resource database string: `Xft.dpi` / 96,

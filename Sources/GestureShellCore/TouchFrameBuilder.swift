@@ -1,6 +1,6 @@
 import GestureKit
 
-/// Builds ``TouchFrame``s from the input translator's changes, one wake-up's events at a time.
+/// Builds `TouchFrame`s from the input translator's changes, one wake-up's events at a time.
 ///
 /// Changes that share a time form one frame. Moves also coalesce across times: a frame of moves
 /// only takes later moves (a finger that moves again gets its new location, the frame the later
@@ -9,26 +9,26 @@ import GestureKit
 /// another change of the same finger. (Plain loops, no closures: a main-actor closure formed
 /// here would check its executor at run time on every call.)
 @MainActor
-struct TouchFrameBuilder {
+public struct TouchFrameBuilder {
     /// The changes of the frame being built.
-    private(set) var pending: [TouchChange] = []
-    private(set) var time = 0.0
+    public private(set) var pending: [TouchChange] = []
+    public private(set) var time = 0.0
     /// Whether every change in `pending` is a move.
     private var onlyMoves = true
 
-    init() {
+    public init() {
         pending.reserveCapacity(16)
     }
 
-    var isEmpty: Bool { pending.isEmpty }
+    public var isEmpty: Bool { pending.isEmpty }
 
     /// Whether `changes` at time `t` cannot join the pending frame: take the pending frame first.
-    func mustFlush(before changes: [TouchChange], at t: Double) -> Bool {
+    public func mustFlush(before changes: [TouchChange], at t: Double) -> Bool {
         !pending.isEmpty && mustStartNewFrame(changes, at: t)
     }
 
     /// Adds `changes` at time `t` to the pending frame (check ``mustFlush(before:at:)`` first).
-    mutating func add(_ changes: [TouchChange], at t: Double) {
+    public mutating func add(_ changes: [TouchChange], at t: Double) {
         time = t
         for c in changes {
             if let i = index(of: c.id) {
@@ -41,11 +41,11 @@ struct TouchFrameBuilder {
     }
 
     /// The pending frame, if any.
-    var frame: TouchFrame? { pending.isEmpty ? nil : TouchFrame(timestamp: time, changes: pending) }
+    public var frame: TouchFrame? { pending.isEmpty ? nil : TouchFrame(timestamp: time, changes: pending) }
 
     /// Empties the builder. Called once the frame from ``frame`` is gone, the buffer is unique
     /// again and is reused as it is (no allocation per frame).
-    mutating func clear() {
+    public mutating func clear() {
         onlyMoves = true
         pending.removeAll(keepingCapacity: true)
     }
