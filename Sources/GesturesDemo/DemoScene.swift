@@ -1,6 +1,6 @@
 import GestureKit
-import GestureTrace
 import GestureShellCore
+import GestureTrace
 
 /// The tutorial screen, without a window: views, recognizers and the controller of the iOS
 /// "Gestures" app (DESIGN.md §5). The X11 shell drives it through ``ShellScene``; `gestures
