@@ -117,11 +117,6 @@ public final class DemoScene: ShellScene {
         }
     }
 
-    /// The image's pan, pinch and rotation run together (UIKit: a delegate whose
-    /// `gestureRecognizer(_:shouldRecognizeSimultaneouslyWith:)` returns true for them). A small
-    /// object of its own rather than the scene: a weakly referenced scene would make every
-    /// retain and release of it take the runtime's slow path.
-    private let imageDelegate = ImageGesturesDelegate()
     /// The feedback label's text (formatted now).
     public var label: String { feedback.text }
     /// The book's listing instead of accumulating transforms (`--classic`).
@@ -167,23 +162,8 @@ public final class DemoScene: ShellScene {
     // Region gestures: the image transform when they began.
     @exclusivity(unchecked) private var pinchBase = AffineTransform.identity
     @exclusivity(unchecked) private var rotationBase = AffineTransform.identity
-    // Image gestures (pan, pinch, rotation together): a session runs from the first of them to
-    // begin until none is active. It holds the image matrix and the gestures' values when it
-    // (re)based — at every `began` — and each frame applies the values since then as a
-    // similarity about the fingers' touch-down centroid.
-    @exclusivity(unchecked) private var inSession = false
-    @exclusivity(unchecked) private var sessionMatrix = AffineTransform.identity
-    @exclusivity(unchecked) private var sessionPivot = Point.zero
-    @exclusivity(unchecked) private var panIn = false
-    @exclusivity(unchecked) private var pinchIn = false
-    @exclusivity(unchecked) private var rotationIn = false
-    @exclusivity(unchecked) private var panValue = Vector.zero
-    @exclusivity(unchecked) private var scaleValue = 1.0
-    @exclusivity(unchecked) private var angleValue = 0.0
-    @exclusivity(unchecked) private var panOffset = Vector.zero
-    @exclusivity(unchecked) private var scaleOffset = 1.0
-    @exclusivity(unchecked) private var angleOffset = 0.0
-    @exclusivity(unchecked) private var imageGestureDirty = false
+    /// The image's pan, pinch and rotation together, anchored at the fingers.
+    private var imageGestures: TransformGestures!
 
     /// Keyboard steps: `+`/`-` scale by this factor, `[`/`]` rotate by this angle (15°).
     public static let keyScaleStep = 1.1
@@ -234,11 +214,8 @@ public final class DemoScene: ShellScene {
         rotation.addAction { [unowned self] _ in self.foundRotation() }
         root.addGestureRecognizer(shake)
         shake.addAction { [unowned self] _ in self.foundShake() }
-        for r in [imagePan, imagePinch, imageRotation] as [GestureRecognizer] {
-            imageView.addGestureRecognizer(r)
-            imageDelegate.members.append(ObjectIdentifier(r))
-            r.delegate = imageDelegate
-        }
+        imageGestures = TransformGestures(
+            view: imageView, pan: imagePan, pinch: imagePinch, rotation: imageRotation)
         imagePan.addAction { [unowned self] _ in self.imagePanned() }
         imagePinch.addAction { [unowned self] _ in self.imagePinched() }
         imageRotation.addAction { [unowned self] _ in self.imageRotated() }
@@ -304,45 +281,18 @@ public final class DemoScene: ShellScene {
         let t = imagePan.translation(in: nil)
         feedback = .panned(dx: t.dx, dy: t.dy)
         needsDisplay = true
-        switch imagePan.state {
-        case .began:
-            rebaseImageSession { self.panIn = true }
-            panValue = t
-        case .changed, .ended:
-            panValue = t
-        default: return
-        }
-        imageGestureDirty = true
     }
 
     private func imagePinched() {
         let s = imagePinch.scale
         setVelocityFeedback(.pinched(scale: s, velocity: 0), from: imagePinch, .imagePinch)
         needsDisplay = true
-        switch imagePinch.state {
-        case .began:
-            rebaseImageSession { self.pinchIn = true }
-            scaleValue = s
-        case .changed, .ended:
-            scaleValue = s
-        default: return
-        }
-        imageGestureDirty = true
     }
 
     private func imageRotated() {
         let r = imageRotation.rotation
         setVelocityFeedback(.rotated(radians: r, velocity: 0), from: imageRotation, .imageRotation)
         needsDisplay = true
-        switch imageRotation.state {
-        case .began:
-            rebaseImageSession { self.rotationIn = true }
-            angleValue = r
-        case .changed, .ended:
-            angleValue = r
-        default: return
-        }
-        imageGestureDirty = true
     }
 
     private func imageLongPressed() {
@@ -356,62 +306,6 @@ public final class DemoScene: ShellScene {
         let t = edgePan.translation(in: nil)
         feedback = .edgePanned(dx: t.dx, dy: t.dy)
         needsDisplay = true
-    }
-
-    /// A gesture of the image begins: bring the image up to date with the others' values, then
-    /// start the session again from here (`join` adds the beginning gesture, whose whole value
-    /// since touch-down is then applied). The pivot is the pan's touch-down centroid moved by the
-    /// translation already applied, so that translation, scale and rotation together map each
-    /// finger's touch-down point of the picture to where that finger is.
-    private func rebaseImageSession(flush: Bool = true, join: () -> Void) {
-        if inSession && flush { applyImageGestures(endIfIdle: false) }
-        if !inSession {
-            panIn = false
-            pinchIn = false
-            rotationIn = false
-            panValue = .zero
-            scaleValue = 1
-            angleValue = 0
-        }
-        join()
-        inSession = true
-        sessionMatrix = imageMatrix
-        panOffset = panIn ? panValue : .zero
-        scaleOffset = pinchIn ? scaleValue : 1
-        angleOffset = rotationIn ? angleValue : 0
-        if imagePan.numberOfTouches > 0 {
-            let downCentroid = imagePan.location(in: nil) - imagePan.translation(in: nil)
-            sessionPivot = downCentroid + panOffset
-        } else if imagePinch.numberOfTouches > 0 {
-            sessionPivot = imagePinch.location(in: nil)
-        } else {
-            sessionPivot = imageRotation.location(in: nil)
-        }
-    }
-
-    /// Applies the image gestures' values: translation, then scale and rotation about the pivot
-    /// moved with the fingers. Ends the session once none of the three is active.
-    private func applyImageGestures(endIfIdle: Bool = true) {
-        guard inSession else { return }
-        if imageGestureDirty {
-            imageGestureDirty = false
-            let dt = panIn ? panValue - panOffset : .zero
-            var f = pinchIn && scaleOffset != 0 ? scaleValue / scaleOffset : 1
-            if !f.isFinite || f <= 0 { f = 1 }
-            var a = rotationIn ? angleValue - angleOffset : 0
-            if !a.isFinite { a = 0 }
-            let c = sessionPivot
-            if c.isFinite && dt.dx.isFinite && dt.dy.isFinite {
-                let s = AffineTransform(translationX: -c.x, y: -c.y)
-                    .concatenating(AffineTransform(scaleX: f, y: f))
-                    .concatenating(AffineTransform(rotationAngle: a))
-                    .concatenating(AffineTransform(translationX: c.x + dt.dx, y: c.y + dt.dy))
-                imageMatrix = sessionMatrix.concatenating(s)
-            }
-        }
-        if endIfIdle && !imagePan.state.isActive && !imagePinch.state.isActive && !imageRotation.state.isActive {
-            inSession = false
-        }
     }
 
     // MARK: The image model
@@ -441,7 +335,7 @@ public final class DemoScene: ShellScene {
 
     /// Puts the image back to its original frame (shake).
     public func resetImage() {
-        inSession = false
+        imageGestures.endSession()
         imageView.transform = .identity
         imageView.frame = layout.image
         pinchBase = .identity
@@ -468,7 +362,6 @@ public final class DemoScene: ShellScene {
     /// place in proportion to the window and its size follows the new original rect.
     public func resize(to size: Size, at time: Double) {
         dispatcher.advance(to: time)
-        applyImageGestures()
         let old = layout
         let new = DemoLayout(size: size, imageSize: imageSize)
         guard new != old else { return }
@@ -490,14 +383,13 @@ public final class DemoScene: ShellScene {
             imageView.frame = new.image
         }
         // An image gesture in progress goes on from the image's new place and size.
-        if inSession { rebaseImageSession(flush: false) {} }
+        imageGestures.restartSession()
         needsDisplay = true
         onLogLine?(new.line)
     }
 
     public func handle(_ event: InputEvent) {
         dispatcher.handle(event)
-        applyImageGestures()
         trackImageSettle()
         // The last frame drew the touches: any touch input changes what is drawn.
         if touchesShown, case .touches = event { needsDisplay = true }
@@ -505,7 +397,6 @@ public final class DemoScene: ShellScene {
 
     public func advance(to time: Double) {
         dispatcher.advance(to: time)
-        applyImageGestures()
         trackImageSettle()
         if let d = settleDeadline, time >= d {
             settleDeadline = nil
@@ -558,8 +449,7 @@ public final class DemoScene: ShellScene {
             dispatcher.handle(.shake(timestamp: time))
         }
         // A finger gesture on the image in progress goes on from where the key put the image.
-        if inSession && command != .shake { rebaseImageSession(flush: false) {} }
-        applyImageGestures()
+        if command != .shake { imageGestures.restartSession() }
         needsDisplay = true
     }
 
@@ -644,16 +534,4 @@ public final class DemoScene: ShellScene {
 
     /// The touches down now, window points (drawn with `showTouches`).
     public var touchLocations: [Point] { dispatcher.activeTouches.map(\.locationInWindow) }
-}
-
-/// Lets the image's pan, pinch and rotation recognize simultaneously (and nothing else).
-@MainActor
-private final class ImageGesturesDelegate: GestureRecognizerDelegate {
-    @exclusivity(unchecked) var members: [ObjectIdentifier] = []
-
-    func gestureRecognizer(
-        _ recognizer: GestureRecognizer, shouldRecognizeSimultaneouslyWith other: GestureRecognizer
-    ) -> Bool {
-        members.contains(ObjectIdentifier(recognizer)) && members.contains(ObjectIdentifier(other))
-    }
 }

@@ -1,0 +1,194 @@
+/// A pan, a pinch and a rotation on one view that recognize together and move the view so that
+/// what lies under the fingers stays under them — the card or photo you push, spread and turn
+/// with two fingers.
+///
+/// UIKit has no single class for this; Apple's articles on pinch and rotation recommend the
+/// pattern this implements: cache the view's transform when a gesture begins and apply the
+/// gestures' *absolute* values (translation, scale, rotation since touch-down) to it. Done in
+/// each action separately, that pattern loses values when the three run at once (each action
+/// overwrites what the others applied); here one session holds all three:
+///
+/// - When any of the three begins, the session starts again from the view's current place: the
+///   values already applied become offsets, and the **pivot** is the fingers' touch-down centroid
+///   moved by the translation so far.
+/// - On every change the view's window matrix becomes
+///   `session ∘ translate(−pivot) ∘ scale(s) ∘ rotate(θ) ∘ translate(pivot + t)`, with `t`, `s`
+///   and `θ` the pan's translation, the pinch's scale and the rotation's angle since the session
+///   began. Each touch-down point of the content thus follows its finger.
+/// - The session ends when none of the three is active.
+///
+/// The recognizers are added to `view` and allowed to recognize simultaneously with each other
+/// (their delegate; set your own and call ``recognizesTogether(_:_:)`` from it to keep that).
+/// The helper lives as long as the view's recognizers (their actions hold it); it holds the
+/// view unowned.
+@MainActor
+public final class TransformGestures {
+    /// The view moved. (Its `center` and `transform` are set; `bounds` is untouched.)
+    public unowned let view: View
+    public let pan: PanGestureRecognizer
+    public let pinch: PinchGestureRecognizer
+    public let rotation: RotationGestureRecognizer
+    /// Called after every change of the view's place, with the recognizer that changed it.
+    @exclusivity(unchecked) public var onChange: ((GestureRecognizer) -> Void)?
+
+    private let togetherness = Together()
+    @exclusivity(unchecked) private var inSession = false
+    @exclusivity(unchecked) private var session = AffineTransform.identity
+    @exclusivity(unchecked) private var pivot = Point.zero
+    @exclusivity(unchecked) private var panIn = false
+    @exclusivity(unchecked) private var pinchIn = false
+    @exclusivity(unchecked) private var rotationIn = false
+    @exclusivity(unchecked) private var panValue = Vector.zero
+    @exclusivity(unchecked) private var scaleValue = 1.0
+    @exclusivity(unchecked) private var angleValue = 0.0
+    @exclusivity(unchecked) private var panOffset = Vector.zero
+    @exclusivity(unchecked) private var scaleOffset = 1.0
+    @exclusivity(unchecked) private var angleOffset = 0.0
+
+    /// Adds the three recognizers to `view` (new ones unless given: e.g. named ones for a log).
+    public init(
+        view: View, pan: PanGestureRecognizer = PanGestureRecognizer(),
+        pinch: PinchGestureRecognizer = PinchGestureRecognizer(),
+        rotation: RotationGestureRecognizer = RotationGestureRecognizer()
+    ) {
+        self.view = view
+        self.pan = pan
+        self.pinch = pinch
+        self.rotation = rotation
+        togetherness.members = [ObjectIdentifier(pan), ObjectIdentifier(pinch), ObjectIdentifier(rotation)]
+        for r in [pan, pinch, rotation] as [GestureRecognizer] {
+            r.delegate = togetherness
+            view.addGestureRecognizer(r)
+            r.addAction { [self] r in self.changed(r) }
+        }
+    }
+
+    /// Whether `a` and `b` are two of this helper's recognizers (which recognize together).
+    public func recognizesTogether(_ a: GestureRecognizer, _ b: GestureRecognizer) -> Bool {
+        togetherness.members.contains(ObjectIdentifier(a)) && togetherness.members.contains(ObjectIdentifier(b))
+    }
+
+    /// The matrix mapping the view's own coordinates to the window's. Setting it moves the view
+    /// (its centre and transform, through its superview's matrix).
+    public var windowMatrix: AffineTransform {
+        get { view.localToWindow }
+        set {
+            let parent = view.superview?.localToWindow ?? .identity
+            let m = newValue.concatenating(parent.inverted())
+            let b = view.bounds
+            view.center = Point(x: b.midX, y: b.midY).applying(m)
+            view.transform = AffineTransform(a: m.a, b: m.b, c: m.c, d: m.d, tx: 0, ty: 0)
+        }
+    }
+
+    /// Whether a session runs (one of the three has begun and one is still active).
+    public var isInSession: Bool { inSession }
+
+    /// Starts the session again from the view's current place without applying anything: after
+    /// the view was moved by other means in the middle of a gesture (a key, a new layout), the
+    /// gesture goes on from there.
+    public func restartSession() {
+        guard inSession else { return }
+        session = windowMatrix
+        panOffset = panIn ? panValue : .zero
+        scaleOffset = pinchIn ? scaleValue : 1
+        angleOffset = rotationIn ? angleValue : 0
+        updatePivot()
+    }
+
+    /// Ends the session: the gestures in progress no longer move the view until one begins
+    /// again (e.g. the view was put back to its home place).
+    public func endSession() {
+        inSession = false
+    }
+
+    private func changed(_ r: GestureRecognizer) {
+        switch r.state {
+        case .began:
+            rebase { join(r) }
+            record(r)
+        case .changed, .ended:
+            record(r)
+        default:
+            if !pan.state.isActive && !pinch.state.isActive && !rotation.state.isActive { inSession = false }
+            return
+        }
+        apply()
+        onChange?(r)
+        if !pan.state.isActive && !pinch.state.isActive && !rotation.state.isActive { inSession = false }
+    }
+
+    private func join(_ r: GestureRecognizer) {
+        if r === pan { panIn = true } else if r === pinch { pinchIn = true } else { rotationIn = true }
+    }
+
+    private func record(_ r: GestureRecognizer) {
+        if r === pan {
+            panValue = pan.translation(in: nil)
+        } else if r === pinch {
+            scaleValue = pinch.scale
+        } else {
+            angleValue = rotation.rotation
+        }
+    }
+
+    /// A gesture begins: bring the view up to date with the others' values, then start the
+    /// session again from here with the beginning gesture joined.
+    private func rebase(join: () -> Void) {
+        if inSession { apply() }
+        if !inSession {
+            panIn = false
+            pinchIn = false
+            rotationIn = false
+            panValue = .zero
+            scaleValue = 1
+            angleValue = 0
+        }
+        join()
+        inSession = true
+        session = windowMatrix
+        panOffset = panIn ? panValue : .zero
+        scaleOffset = pinchIn ? scaleValue : 1
+        angleOffset = rotationIn ? angleValue : 0
+        updatePivot()
+    }
+
+    /// The fingers' touch-down centroid moved by the translation already applied.
+    private func updatePivot() {
+        if pan.numberOfTouches > 0 {
+            pivot = pan.location(in: nil) - pan.translation(in: nil) + panOffset
+        } else if pinch.numberOfTouches > 0 {
+            pivot = pinch.location(in: nil)
+        } else {
+            pivot = rotation.location(in: nil)
+        }
+    }
+
+    private func apply() {
+        guard inSession else { return }
+        let t = panIn ? panValue - panOffset : .zero
+        var f = pinchIn && scaleOffset != 0 ? scaleValue / scaleOffset : 1
+        if !f.isFinite || f <= 0 { f = 1 }
+        var a = rotationIn ? angleValue - angleOffset : 0
+        if !a.isFinite { a = 0 }
+        let c = pivot
+        guard c.isFinite, t.dx.isFinite, t.dy.isFinite else { return }
+        let s = AffineTransform(translationX: -c.x, y: -c.y)
+            .concatenating(AffineTransform(scaleX: f, y: f))
+            .concatenating(AffineTransform(rotationAngle: a))
+            .concatenating(AffineTransform(translationX: c.x + t.dx, y: c.y + t.dy))
+        windowMatrix = session.concatenating(s)
+    }
+}
+
+/// The three recognizers' delegate: they recognize with each other (and nothing else).
+@MainActor
+private final class Together: GestureRecognizerDelegate {
+    @exclusivity(unchecked) var members: [ObjectIdentifier] = []
+
+    func gestureRecognizer(
+        _ recognizer: GestureRecognizer, shouldRecognizeSimultaneouslyWith other: GestureRecognizer
+    ) -> Bool {
+        members.contains(ObjectIdentifier(recognizer)) && members.contains(ObjectIdentifier(other))
+    }
+}
