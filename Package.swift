@@ -10,6 +10,10 @@ let package = Package(
         .library(name: "GestureX11", targets: ["GestureX11"]),
         .library(name: "GesturesDemo", targets: ["GesturesDemo"]),
     ],
+    // The `gestures` command needs ArgumentParser; library consumers do not. The CLI trait is on
+    // by default; a package that uses only the libraries depends with `traits: []` and never
+    // resolves the command's dependencies.
+    traits: [.default(enabledTraits: ["CLI"]), .trait(name: "CLI")],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.0"),
@@ -49,7 +53,7 @@ let package = Package(
             name: "gestures",
             dependencies: [
                 "GesturesDemo", "GestureTrace", "GestureKit", "GestureX11",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["CLI"])),
             ]),
         .testTarget(
             name: "GestureKitTests",

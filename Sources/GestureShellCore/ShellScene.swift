@@ -27,12 +27,12 @@ public protocol ShellScene: AnyObject {
     func advance(to time: Double)
     /// The nearest timer deadline, if any.
     var nextDeadline: Double? { get }
-    /// A keyboard alternative.
+    /// A keyboard alternative (the demo's keys; default: nothing).
     func perform(_ command: KeyCommand, at time: Double)
-    /// Kiosk mode: no input for 60 s — put the image back.
+    /// Kiosk mode: no input for a while — put things back (default: nothing).
     func resetAfterIdle(at time: Double)
     /// The centre (window points) of the view under `point`: the simulated second finger is
-    /// mirrored through it (iOS Simulator style).
+    /// mirrored through it (iOS Simulator style). Default: `point` itself.
     func mirrorCenter(for point: Point) -> Point
     /// True when something changed since the last `draw`.
     var needsDisplay: Bool { get }
@@ -51,6 +51,9 @@ public protocol ShellScene: AnyObject {
 }
 
 extension ShellScene {
+    public func perform(_ command: KeyCommand, at time: Double) {}
+    public func resetAfterIdle(at time: Double) {}
+    public func mirrorCenter(for point: Point) -> Point { point }
     /// Default: the whole window.
     public var damage: [Rect]? { nil }
     /// Default: always live (never batch).

@@ -47,6 +47,7 @@ final class Presenter {
     private var inFlightSequence: UInt32 = 0
     /// The sequence number of a GetInputFocus sent to learn that the frame was processed.
     private var syncSequence: UInt32?
+    private var syncRequestedAt = 0.0
     /// Scratch rows for PutImage.
     private var scratch: [UInt8] = []
     /// The time the frame in flight was sent (shell seconds), nil when none is.
@@ -75,12 +76,13 @@ final class Presenter {
     /// True while a frame is in flight (its buffer must not be drawn into).
     var isBusy: Bool { inFlightSince != nil }
 
-    /// The deadline of the frame in flight's completion wait, if any.
-    var busyDeadline: Double? { inFlightSince.map { $0 + Self.completionTimeout } }
+    /// When the wait for the frame in flight is given up: ``completionTimeout`` after a sync
+    /// was asked for (nil when none was: nobody waits for the frame yet).
+    var busyDeadline: Double? { syncSequence == nil ? nil : syncRequestedAt + Self.completionTimeout }
 
-    /// Gives up waiting for a completion that is overdue at `now`.
+    /// Gives up waiting for a frame whose sync has not been answered in time at `now`.
     func expireCompletion(now: Double) {
-        guard let since = inFlightSince, now >= since + Self.completionTimeout else { return }
+        guard inFlightSince != nil, let deadline = busyDeadline, now >= deadline else { return }
         inFlightSince = nil
         dropSync()
         if !warnedTimeout {
@@ -105,9 +107,10 @@ final class Presenter {
 
     /// A frame is wanted while one is in flight and no event may come to confirm it: asks the
     /// server for a reply (once per frame in flight); the caller flushes.
-    func requestSync() {
+    func requestSync(now: Double) {
         guard inFlightSince != nil, syncSequence == nil else { return }
         syncSequence = xcb_get_input_focus(x.raw).sequence
+        syncRequestedAt = now
     }
 
     /// Takes the reply of ``requestSync()`` if it has come (it confirms the frame).

@@ -233,7 +233,7 @@ public final class X11Shell {
             presenter.expireCompletion(now: now)
             let drew = drawIfNeeded(now: now)
             // A frame waits for the last one to be processed: make sure something will tell.
-            if frameWanted && presenter.isBusy { presenter.requestSync() }
+            if frameWanted && presenter.isBusy { presenter.requestSync(now: now) }
             watchdog?.pingIfDue(now: now)
             x.flush()
             // Events XCB read meanwhile (while waiting for a reply) are not seen by poll().

@@ -69,6 +69,16 @@ extension XServerTests {
                     shot.fraction(of: rgb(bg.r, bg.g, bg.b), in: box, tolerance: 12) < 0.5,
                     "phase \(n): the picture is not drawn under the finger at \(centre)")
             }
+            // Ctrl shows the simulated fingers; its release hides them: a frame that follows the
+            // last event. Then idle: nothing to warn about (a frame in flight that nobody waits
+            // for is not overdue).
+            session.connection.key(Keysym.controlL, pressed: true)
+            session.connection.sync()
+            pause(0.1)
+            session.connection.key(Keysym.controlL, pressed: false)
+            session.connection.sync()
+            pause(0.8)
+            #expect(app.stderr.isEmpty, "stderr: \(app.stderr)")
             // The shared-memory segments the app made: one for the window's size at most.
             let segments = sharedMemorySegments(creator: app.process.pid)
             #expect(segments <= (c.shm ? 1 : 0), "\(segments) SysV segments made by the app")

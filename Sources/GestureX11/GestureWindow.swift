@@ -1,0 +1,131 @@
+@_exported import CCairo
+import GestureShellCore
+
+/// A window with a view tree whose gesture recognizers are driven by X input: the app API of
+/// GestureX11. UIKit: a `UIWindow` and its root view, plus `UIApplication`'s run loop.
+///
+/// ```swift
+/// let window = try GestureWindow(title: "Card", size: Size(width: 800, height: 600))
+/// let card = View(frame: Rect(x: 250, y: 200, width: 300, height: 200))
+/// window.root.addSubview(card)
+/// _ = TransformGestures(view: card)
+/// window.draw = { cr in
+///     GestureWindow.transform(cr, to: card)
+///     cairo_rectangle(cr, 0, 0, 300, 200)
+///     cairo_fill(cr)
+/// }
+/// exit(window.run())
+/// ```
+///
+/// Input comes from every source the shell reads — a touchscreen (XInput 2.2 touch), a touchpad's
+/// pinch and swipe (XI 2.4), the mouse as one finger with a simulated second finger while Ctrl is
+/// held at the press (mirrored through the centre of the view under the pointer; Ctrl+Shift:
+/// parallel), and each MPX pointer as a finger. Hit testing, delivery and arbitration are
+/// GestureKit's (``TouchDispatcher``).
+///
+/// Drawing: ``draw`` is called with a `cairo_t *` whose user space is window points, once per
+/// frame and only when something changed: after any recognizer changed state (an action may have
+/// moved a view), after ``setNeedsDisplay()``, and after a resize. The whole window is drawn each
+/// time (deviation from UIKit, which composites per-view layers).
+@MainActor
+public final class GestureWindow {
+    /// The root view: it always fills the window. Add subviews and recognizers to it.
+    public let root: View
+    /// The dispatcher that delivers the window's input to the root view's tree.
+    public let dispatcher: TouchDispatcher
+    /// Draws a frame (`cairo_t *`, window points). The background is not cleared for you.
+    public var draw: ((OpaquePointer) -> Void)?
+    /// Called after the window changed size (the root view already has the new frame).
+    public var onResize: ((Size) -> Void)?
+    /// The shell underneath (for its options, `onInput`, screenshots…).
+    public let shell: X11Shell
+    private let scene: ViewTreeScene
+
+    /// Opens the display and creates the window (mapped by ``run()``). `options.size` and
+    /// `options.title` are replaced by `size` and `title`.
+    public init(
+        title: String = "Gestures", size: Size = ShellOptions.defaultSize, options: ShellOptions = ShellOptions()
+    )
+        throws(ShellError)
+    {
+        var o = options
+        o.title = title
+        o.size = size
+        shell = try X11Shell(options: o)
+        root = View(frame: Rect(origin: .zero, size: shell.size), name: "root")
+        dispatcher = TouchDispatcher(root: root)
+        scene = ViewTreeScene(root: root, dispatcher: dispatcher)
+        scene.window = self
+    }
+
+    /// The window's size in points.
+    public var size: Size { shell.size }
+
+    /// Asks for a frame (UIKit: `setNeedsDisplay()`).
+    public func setNeedsDisplay() { scene.needsDisplay = true }
+
+    /// Shows the window and runs until it is closed (or SIGINT/SIGTERM/SIGHUP); returns the exit
+    /// status (0). A lost X connection exits the process with status 1.
+    public func run() -> Int32 {
+        shell.run(scene: scene)
+    }
+
+    /// Concatenates `view`'s local-to-window transform onto `cr`: draw in the view's own
+    /// coordinates (its bounds) from then on. Save and restore the context around it yourself.
+    public static func transform(_ cr: OpaquePointer, to view: View) {
+        let m = view.localToWindow
+        var cm = cairo_matrix_t(xx: m.a, yx: m.b, xy: m.c, yy: m.d, x0: m.tx, y0: m.ty)
+        cairo_transform(cr, &cm)
+    }
+
+    fileprivate func drawFrame(_ cr: OpaquePointer) { draw?(cr) }
+    fileprivate func resized(_ size: Size) { onResize?(size) }
+}
+
+/// The ``ShellScene`` behind a ``GestureWindow``: the view tree, redrawn whenever a recognizer
+/// changes state.
+@MainActor
+private final class ViewTreeScene: ShellScene {
+    let root: View
+    let dispatcher: TouchDispatcher
+    unowned(unsafe) var window: GestureWindow?
+    var needsDisplay = true
+
+    init(root: View, dispatcher: TouchDispatcher) {
+        self.root = root
+        self.dispatcher = dispatcher
+        dispatcher.onTransition = { [unowned self] _ in self.needsDisplay = true }
+    }
+
+    func resize(to size: Size, at time: Double) {
+        dispatcher.advance(to: max(time, dispatcher.now))
+        guard root.frame.size != size else { return }
+        root.frame = Rect(origin: .zero, size: size)
+        needsDisplay = true
+        window?.resized(size)
+    }
+
+    func handle(_ event: InputEvent) { dispatcher.handle(event) }
+    func advance(to time: Double) { dispatcher.advance(to: time) }
+    var nextDeadline: Double? { dispatcher.nextDeadline }
+
+    func mirrorCenter(for point: Point) -> Point {
+        let v = root.hitTest(point) ?? root
+        return v.convert(Point(x: v.bounds.midX, y: v.bounds.midY), to: nil)
+    }
+
+    func draw(into cairo: OpaquePointer, overlay: [Point], showTouches: Bool) {
+        cairo_save(cairo)
+        window?.drawFrame(cairo)
+        cairo_restore(cairo)
+        var points = overlay
+        if showTouches { points += dispatcher.activeTouches.map(\.locationInWindow) }
+        for p in points where p.isFinite {
+            cairo_new_path(cairo)
+            cairo_arc(cairo, p.x, p.y, 12, 0, 2 * Double.pi)
+            cairo_set_source_rgba(cairo, 0.9, 0.16, 0.22, 0.4)
+            cairo_fill(cairo)
+        }
+        needsDisplay = false
+    }
+}
