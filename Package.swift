@@ -87,3 +87,9 @@ if Context.environment["GESTURES_BENCHMARKS"] != nil {
             path: "Benchmarks/GestureBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]))
 }
+
+// Documentation (swift-docc-plugin), on request so that library consumers never resolve it:
+// `GESTURES_DOCS=1 swift package generate-documentation --target GestureKit` (scripts/docs).
+if Context.environment["GESTURES_DOCS"] != nil {
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"))
+}

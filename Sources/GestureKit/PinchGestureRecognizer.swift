@@ -9,7 +9,7 @@
 /// scale does not jump; with fewer than two touches the gesture stays active with its scale
 /// frozen; it ends when all touches have lifted. The location is the centroid of the pair.
 ///
-/// Touchpad pinches (XI 2.4) arrive through ``touchpadPinch(_:)``: the gesture's absolute scale
+/// Touchpad pinches (XI 2.4) arrive through `touchpadPinch(_:)`: the gesture's absolute scale
 /// is taken as it is, and the recognizer begins at the first update that changes it.
 @MainActor
 public final class PinchGestureRecognizer: TwoTouchGestureRecognizer {

@@ -34,7 +34,7 @@ public struct PixelRect: Equatable, Sendable {
     }
 }
 
-/// Drawing only what changed: the scene's ``ShellScene/damage`` (points) and the simulated
+/// Drawing only what changed: the scene's `ShellScene/damage` (points) and the simulated
 /// fingers' old and new circles, as window pixels outset by 2 px for antialiasing, merged, and
 /// used as the clip of one Cairo pass over the whole scene (pixman does no work outside it).
 /// Shared by the shell and by the test that checks an incremental frame against a full one.

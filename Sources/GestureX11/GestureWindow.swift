@@ -21,7 +21,7 @@ import GestureShellCore
 /// pinch and swipe (XI 2.4), the mouse as one finger with a simulated second finger while Ctrl is
 /// held at the press (mirrored through the centre of the view under the pointer; Ctrl+Shift:
 /// parallel), and each MPX pointer as a finger. Hit testing, delivery and arbitration are
-/// GestureKit's (``TouchDispatcher``).
+/// GestureKit's (`TouchDispatcher`).
 ///
 /// Drawing: ``draw`` is called with a `cairo_t *` whose user space is window points, once per
 /// frame and only when something changed: after any recognizer changed state (an action may have
@@ -82,7 +82,7 @@ public final class GestureWindow {
     fileprivate func resized(_ size: Size) { onResize?(size) }
 }
 
-/// The ``ShellScene`` behind a ``GestureWindow``: the view tree, redrawn whenever a recognizer
+/// The `ShellScene` behind a ``GestureWindow``: the view tree, redrawn whenever a recognizer
 /// changes state.
 @MainActor
 private final class ViewTreeScene: ShellScene {

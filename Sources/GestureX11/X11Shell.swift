@@ -9,15 +9,15 @@ import CXCB
     import Musl
 #endif
 
-/// The X11 shell: opens the window, turns X input into GestureKit input for a ``ShellScene``,
+/// The X11 shell: opens the window, turns X input into GestureKit input for a `ShellScene`,
 /// runs the timers, and draws the scene with Cairo. (UIKit: `UIApplication` + `UIWindow` + the
 /// run loop; everything runs on the main actor.)
 ///
-/// Parts, one concern each: ``XConnection`` owns the X connection (XCB only); the window and
+/// Parts, one concern each: `XConnection` owns the X connection (XCB only); the window and
 /// its properties are in `X11Shell+Window.swift`; events are decoded in `X11Shell+Events.swift`
-/// and turned into touch changes by ``InputTranslator``, into frames by ``TouchFrameBuilder``;
-/// ``Presenter`` owns the back buffer and puts it on screen; ``SignalPipe`` turns signals
-/// into a readable descriptor; ``WatchdogNotifier`` talks to systemd.
+/// and turned into touch changes by `InputTranslator`, into frames by `TouchFrameBuilder`;
+/// `Presenter` owns the back buffer and puts it on screen; `SignalPipe` turns signals
+/// into a readable descriptor; `WatchdogNotifier` talks to systemd.
 ///
 /// ## The loop and its timing rules
 ///
@@ -42,14 +42,14 @@ import CXCB
 /// - **Input first.** Input is read and fed to the recognizers as it arrives: one `poll` wakes
 ///   the loop, one read takes everything the server sent, and the moves of that read reach the
 ///   scene as one touch frame (UIKit's coalesced touches). Event times are the server's
-///   (``ServerTimeMapper``), so recognition does not depend on when the loop ran.
+///   (`ServerTimeMapper`), so recognition does not depend on when the loop ran.
 /// - **A frame as soon as possible after input**, at most one per refresh interval (RandR's rate
-///   of the screen's first CRTC when it reports one, else ``ShellOptions/maximumFrameRate``),
+///   of the screen's first CRTC when it reports one, else `ShellOptions/maximumFrameRate`),
 ///   and at most one in flight: with MIT-SHM the next frame waits until the server has processed
-///   the last one (``Presenter``). Only the damaged rectangles are drawn (``ShellScene/damage``) and uploaded.
+///   the last one (`Presenter`). Only the damaged rectangles are drawn (`ShellScene/damage`) and uploaded.
 /// - **A drag that draws nothing is batched.** After a wake-up that brought motion, drew
 ///   nothing, and left the scene with no live gesture (every recognizer that saw the touches has
-///   failed), the socket is read again only after ``ShellOptions/inputBatchInterval``: such
+///   failed), the socket is read again only after `ShellOptions/inputBatchInterval`: such
 ///   motion cannot change the picture, and a wake-up per motion is most of its cost. Any frame,
 ///   any live gesture, or no motion in the batch ends the batching at once.
 /// - **Idle is zero.** With nothing pending the timeout is infinite.
