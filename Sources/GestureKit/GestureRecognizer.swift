@@ -288,6 +288,14 @@ open class GestureRecognizer {
 
     public var hasTimer: Bool { timerToken != nil }
 
+    /// UIKit: `ignore(_:for:)`: `touch` is no longer delivered to this recognizer, leaves
+    /// ``touches`` (so it counts nowhere: not in the centroid, not in ``numberOfTouches``, not
+    /// among the touches that must end before the recognizer fails or resets) and no longer
+    /// makes this recognizer compete with the others that received it. The state is unchanged.
+    public func ignore(_ touch: Touch) {
+        dispatcher?.ignore(touch, by: self)
+    }
+
     // MARK: Helpers for subclasses
 
     /// The centroid of the given touches, window points (no allocation).

@@ -285,10 +285,10 @@ public final class TouchDispatcher {
 
     private func beginTouch(id: Int, at location: Point, time t: Double) {
         let hit = root.hitTest(location.applying(root.localToSuperview.inverted()))
-        let touch = Touch(id: id, view: hit, location: location, timestamp: t)
         groupingEpoch &+= 1
         serial &+= 1
         let s = serial
+        let touch = Touch(id: id, serial: s, view: hit, location: location, timestamp: t)
         var v = hit
         while let view = v {
             for r in view.gestureRecognizers where r.isEnabled && r.acceptsTouches && !r.touchpadActive {
@@ -357,6 +357,17 @@ public final class TouchDispatcher {
                 i += 1
             }
         }
+    }
+
+    /// Stops delivering `touch` to `r` (UIKit: `ignore(_:for:)`): it leaves `r`'s touches, and
+    /// `r` no longer competes with the other recognizers of the touch for it.
+    func ignore(_ touch: Touch, by r: GestureRecognizer) {
+        guard let index = r.touches.firstIndex(where: { $0 === touch }) else { return }
+        groupingEpoch &+= 1
+        touchEpoch &+= 1
+        r.touches.remove(at: index)
+        touch.gestureRecognizers.removeAll { $0 === r }
+        if let k = r.receivedSerials.firstIndex(of: touch.serial) { r.receivedSerials.remove(at: k) }
     }
 
     /// Removes a disabled recognizer from the interaction.
