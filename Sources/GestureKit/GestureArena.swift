@@ -36,7 +36,7 @@
 ///    active; then every member with no touches that is finished, or possible and not waiting,
 ///    resets and leaves.
 /// 6. *Withdraw* (disabled, removed from its view): an active member is cancelled, its hold
-///    dropped, and it leaves at once.
+///    dropped, and it leaves at once; members holding a success on it re-check as after a failure.
 ///
 /// A member's life (its state is the recognizer's; "held" is a hold in its seat):
 ///
@@ -259,7 +259,7 @@ final class GestureArena {
         releaseHolds(on: loser)
     }
 
-    /// Members holding a success on `loser` re-check their requirements.
+    /// Members holding a success on `loser` (failed or withdrawn) re-check their requirements.
     private func releaseHolds(on loser: GestureRecognizer) {
         var i = 0
         while i < members.count {
@@ -381,6 +381,7 @@ final class GestureArena {
         r.dispatcher?.unroute(r)
         if r.seat.isMember, let i = members.firstIndex(where: { $0 === r }) { members.remove(at: i) }
         dismiss(r)
+        releaseHolds(on: r)
     }
 }
 

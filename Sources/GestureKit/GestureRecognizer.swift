@@ -77,7 +77,8 @@ open class GestureRecognizer {
     @exclusivity(unchecked) public internal(set) weak var view: View?
     /// UIKit: `cancelsTouchesInView` (default true).
     @exclusivity(unchecked) public var cancelsTouchesInView = true
-    /// UIKit: `isEnabled`. Turning it off cancels an active gesture and drops a possible one.
+    /// UIKit: `isEnabled`. Turning it off cancels an active gesture and drops a possible one
+    /// (silently); recognizers waiting for it to fail (`require(toFail:)`) go on as if it had.
     public var isEnabled: Bool {
         get { enabledStorage }
         set {

@@ -73,12 +73,16 @@ public final class TouchDispatcher {
     /// Advances the clock to `time`, firing due timers.
     public func advance(to time: Double) {
         guard time.isFinite else { return }
+        if needsHousekeeping { housekeeping() }
         scheduler.advance(to: time, inclusive: true) { self.housekeeping() }
     }
 
     /// Starts an input instant: the time it happens at (never earlier than now), after the
     /// timers due before it fired.
     func beginInstant(_ timestamp: Double) -> Double {
+        // A transition made between inputs (a recognizer disabled by the app released another
+        // from its hold) is swept before anything else happens.
+        if needsHousekeeping { housekeeping() }
         let t = timestamp.isFinite ? max(timestamp, scheduler.now) : scheduler.now
         scheduler.advance(to: t, inclusive: false) { self.housekeeping() }
         return t

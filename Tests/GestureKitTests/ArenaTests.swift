@@ -2,7 +2,7 @@ import GestureKit
 import Testing
 
 /// The arena's own rules (GestureArena.swift): illegal state requests trip its assert in debug
-/// builds. The arbitration
+/// builds, and withdrawing a recognizer that others wait on releases them. The arbitration
 /// outcomes themselves (rivals, requirements, simultaneity) are in ArbitrationTests.
 @MainActor
 @Suite struct ArenaTests {
@@ -86,5 +86,30 @@ import Testing
         pan.state = .changed
         pan.state = .ended
         #expect(fired == [.began, .ended])  // the change changed no value: not entered
+    }
+
+    /// `single` requires `double` to fail and holds its success after one tap; withdrawing
+    /// `double` (disabled, or removed from its view) counts as its failure: `single` is
+    /// recognized there and then, rather than waiting forever on a recognizer that left.
+    @Test(arguments: [false, true])
+    func withdrawingARequiredRecognizerReleasesTheHold(removeFromView: Bool) {
+        let h = Harness()
+        let double = h.add(TapGestureRecognizer(name: "double"))
+        double.numberOfTapsRequired = 2
+        let single = h.add(TapGestureRecognizer(name: "single"))
+        single.require(toFail: double)
+        h.frame(0, Finger.down(1, 100, 100))
+        h.frame(0.05, Finger.up(1, 100, 100))
+        h.wait(0.1)
+        #expect(h.log.lines.isEmpty)  // single waits on double's gap timer
+        if removeFromView { h.root.removeGestureRecognizer(double) } else { double.isEnabled = false }
+        h.wait(2)
+        h.frame(3, Finger.down(2, 300, 300))
+        h.frame(3.05, Finger.up(2, 300, 300))
+        #expect(
+            h.log.lines == [
+                "0.1 single ended (100,100) n=0 taps=1 touches=1",
+                "3.05 single ended (300,300) n=1 taps=1 touches=1",
+            ])
     }
 }
