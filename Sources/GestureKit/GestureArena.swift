@@ -136,13 +136,18 @@ final class GestureArena {
 
     /// `r.state = next`: to `r`'s arena, or, outside any interaction, decided alone (legal
     /// transitions only; `shouldBegin` still asked).
+    @inline(__always)
     static func request(_ next: GestureState, for r: GestureRecognizer) {
         // The hot path (every frame of a pinch): an active gesture changes. Nothing to decide,
         // so it does not even look the arena up (that would cost a retain and a release).
         if next == .changed && r.stateStorage.isActive {
             r.perform(.changed)
-            return
+        } else {
+            requestOffTheHotPath(next, for: r)
         }
+    }
+
+    private static func requestOffTheHotPath(_ next: GestureState, for r: GestureRecognizer) {
         if let arena = r.dispatcher?.arena {
             arena.request(next, for: r)
             return
