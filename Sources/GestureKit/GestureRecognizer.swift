@@ -16,6 +16,12 @@
 /// ```
 ///
 /// Deviation: `changed` is only entered (and reported) when a value of the gesture changed.
+///
+/// A request with no arrow here (a discrete recognizer beginning, a continuous one ending or
+/// changing from `possible`, anything out of `ended`, `cancelled` or `failed`, asking for
+/// `possible`) is a programming error: `GestureArena` stops a debug build with an `assert`; a
+/// release build ignores the request. A success held back by a failure requirement leaves the
+/// state `possible` until it applies (see `GestureArena.Hold`).
 public enum GestureState: String, Sendable, Hashable, CaseIterable {
     case possible, began, changed, ended, cancelled, failed
     /// UIKit: `.recognized`, the same state as `.ended`.
@@ -45,76 +51,16 @@ public enum GestureKind: String, Sendable, Hashable, CaseIterable {
     case tap, longPress, swipe, pan, screenEdgePan, pinch, rotation, shake
 }
 
-/// The kind-specific values of a recognizer at one transition, for the event log.
-public enum GestureValues: Equatable, Sendable {
-    case tap(taps: Int, touches: Int)
-    case longPress
-    case swipe(direction: SwipeDirection)
-    case pan(translation: Vector, velocity: Vector)
-    case screenEdgePan(translation: Vector, velocity: Vector, edge: RectEdge)
-    case pinch(scale: Double, velocity: Double)
-    case rotation(rotation: Double, velocity: Double)
-    case shake
-
-    /// Equal apart from velocities: a `changed` is reported only when this differs.
-    func sameIgnoringVelocity(_ o: GestureValues) -> Bool {
-        switch (self, o) {
-        case (.pan(let a, _), .pan(let b, _)): a == b
-        case (.screenEdgePan(let a, _, let e), .screenEdgePan(let b, _, let f)): a == b && e == f
-        case (.pinch(let a, _), .pinch(let b, _)): a == b || (a.isNaN && b.isNaN)
-        case (.rotation(let a, _), .rotation(let b, _)): a == b || (a.isNaN && b.isNaN)
-        default: self == o
-        }
-    }
-}
-
-/// One transition of one recognizer, as the event log writes it.
-@MainActor
-public struct GestureTransition {
-    public let time: Double
-    public let recognizer: GestureRecognizer
-    public let state: GestureState
-    /// Window points.
-    public let location: Point
-    public let numberOfTouches: Int
-    public let values: GestureValues
-}
-
-/// UIKit: `UIGestureRecognizerDelegate`. Every method has a default (UIKit's).
-@MainActor
-public protocol GestureRecognizerDelegate: AnyObject {
-    /// Asked when the recognizer is about to leave `possible`; false makes it fail.
-    func gestureRecognizerShouldBegin(_ recognizer: GestureRecognizer) -> Bool
-    /// Asked once per touch at touch-down; false hides the touch from the recognizer.
-    func gestureRecognizer(_ recognizer: GestureRecognizer, shouldReceive touch: Touch) -> Bool
-    func gestureRecognizer(_ recognizer: GestureRecognizer, shouldRecognizeSimultaneouslyWith other: GestureRecognizer)
-        -> Bool
-    func gestureRecognizer(_ recognizer: GestureRecognizer, shouldRequireFailureOf other: GestureRecognizer) -> Bool
-    func gestureRecognizer(_ recognizer: GestureRecognizer, shouldBeRequiredToFailBy other: GestureRecognizer) -> Bool
-}
-
-extension GestureRecognizerDelegate {
-    public func gestureRecognizerShouldBegin(_ recognizer: GestureRecognizer) -> Bool { true }
-    public func gestureRecognizer(_ recognizer: GestureRecognizer, shouldReceive touch: Touch) -> Bool { true }
-    public func gestureRecognizer(
-        _ recognizer: GestureRecognizer, shouldRecognizeSimultaneouslyWith other: GestureRecognizer
-    ) -> Bool { false }
-    public func gestureRecognizer(_ recognizer: GestureRecognizer, shouldRequireFailureOf other: GestureRecognizer)
-        -> Bool
-    { false }
-    public func gestureRecognizer(_ recognizer: GestureRecognizer, shouldBeRequiredToFailBy other: GestureRecognizer)
-        -> Bool
-    { false }
-}
-
 /// The base class of every recognizer. UIKit: `UIGestureRecognizer` (with the subclass API of
 /// `UIGestureRecognizerSubclass`: the `touches…` overrides, `reset()`, and setting `state`).
 ///
-/// The whole state machine lives here (see ``GestureState`` for the diagram): subclasses only
-/// *ask* for a state by assigning `state`; the base class checks that the transition is legal,
-/// asks the delegate (`shouldBegin`), holds a success back while a failure requirement is
-/// pending, lets the dispatcher arbitrate against the other recognizers of the same touches,
-/// fires the actions and reports the transition to the log.
+/// Subclasses only *ask* for a state by assigning `state` (see ``GestureState`` for the state
+/// machine). The request goes to the dispatcher's ``GestureArena``, the one place that decides:
+/// it checks that the transition is legal (an illegal request trips an `assert` in debug builds
+/// and is ignored in release), asks the delegate (`shouldBegin`), holds a success back while a
+/// failure requirement is pending, and settles the other recognizers of the same touches. The
+/// recognizer itself only *performs* a decided transition: it fires the actions and reports the
+/// transition to the log.
 ///
 /// Deviations from UIKit: actions are closures (`addAction`), not target/selector pairs; time
 /// comes from the input and the dispatcher's ``Scheduler`` only.
@@ -131,7 +77,8 @@ open class GestureRecognizer {
     @exclusivity(unchecked) public internal(set) weak var view: View?
     /// UIKit: `cancelsTouchesInView` (default true).
     @exclusivity(unchecked) public var cancelsTouchesInView = true
-    /// UIKit: `isEnabled`. Turning it off cancels an active gesture and drops a possible one.
+    /// UIKit: `isEnabled`. Turning it off cancels an active gesture and drops a possible one
+    /// (silently); recognizers waiting for it to fail (`require(toFail:)`) go on as if it had.
     public var isEnabled: Bool {
         get { enabledStorage }
         set {
@@ -150,21 +97,18 @@ open class GestureRecognizer {
     /// UIKit: `numberOfTouches`.
     open var numberOfTouches: Int { touchpadActive ? 2 : touches.count }
 
-    // Internal bookkeeping, owned by the dispatcher.
+    /// Written only by `perform`, which the arena calls.
     @exclusivity(unchecked) var stateStorage: GestureState = .possible
-    @exclusivity(unchecked) var pending: Pending = .none
-    @exclusivity(unchecked) var failureRequirements: [WeakRecognizer] = []
+    /// The recognizer's place in the arena (membership, held success, claimed touches, failure
+    /// requirements): read and written by ``GestureArena`` only.
+    @exclusivity(unchecked) var seat = GestureArena.Seat()
     @exclusivity(unchecked) private var actions: [(GestureRecognizer) -> Void] = []
     /// Strong while the recognizer takes part in an interaction (the dispatcher sets it when it
     /// delivers the first touch and drops it at reset). Not weak: a weak reference gives the
     /// object a side table and makes every retain/release on the hot path take the slow path.
     @exclusivity(unchecked) var dispatcher: TouchDispatcher?
-    @exclusivity(unchecked) var isInvolved = false
-    /// Serial numbers of every touch (or touchpad gesture) received since the last reset: two
-    /// recognizers conflict when these intersect.
-    @exclusivity(unchecked) var receivedSerials: [UInt64] = []
     @exclusivity(unchecked) var touchpadActive = false
-    /// False while `commit` builds values for no listener: subclasses then report zero velocity.
+    /// False while `perform` builds values for no listener: subclasses then report zero velocity.
     @exclusivity(unchecked) var velocityForLog = true
     /// The pointer of the touchpad gesture; setting it also makes it the last known location.
     @exclusivity(unchecked) var touchpadLocation = Point.zero {
@@ -189,14 +133,12 @@ open class GestureRecognizer {
     @exclusivity(unchecked) var scratchEndedCount = 0
     @exclusivity(unchecked) var scratchCancelledCount = 0
 
-    enum Pending { case none, recognized, began, beganThenEnded, beganThenCancelled }
-
     public init(kind: GestureKind, name: String? = nil, continuous: Bool) {
         self.kind = kind
         self.name = name ?? kind.rawValue
         self.isContinuous = continuous
         touches.reserveCapacity(4)
-        receivedSerials.reserveCapacity(8)
+        seat.claims.reserveCapacity(8)
         scratchBegan.reserveCapacity(4)
         scratchMoved.reserveCapacity(4)
         scratchEnded.reserveCapacity(4)
@@ -204,10 +146,12 @@ open class GestureRecognizer {
     }
 
     /// The current state. Subclasses assign it to ask for a transition (UIKit's
-    /// `UIGestureRecognizerSubclass`); illegal requests are ignored.
+    /// `UIGestureRecognizerSubclass`); the ``GestureArena`` decides. An illegal request (one the
+    /// state machine of ``GestureState`` has no arrow for) is a programming error: it trips an
+    /// `assert` in debug builds and is ignored in release builds.
     public var state: GestureState {
         get { stateStorage }
-        set { request(newValue) }
+        set { GestureArena.request(newValue, for: self) }
     }
 
     /// UIKit: `addTarget(_:action:)`, as a closure. Fired on began, changed, ended (recognized)
@@ -219,7 +163,7 @@ open class GestureRecognizer {
     /// UIKit: `require(toFail:)`: this recognizer's success waits until `other` fails, and it
     /// fails if `other` succeeds.
     public func require(toFail other: GestureRecognizer) {
-        failureRequirements.append(WeakRecognizer(other))
+        seat.requirements.append(WeakRecognizer(other))
     }
 
     /// The current time (the dispatcher's clock).
@@ -288,6 +232,15 @@ open class GestureRecognizer {
 
     public var hasTimer: Bool { timerToken != nil }
 
+    /// UIKit: `ignore(_:for:)` (without the event: a touch belongs to one frame at a time here):
+    /// `touch` is no longer delivered to this recognizer, leaves
+    /// ``touches`` (so it counts nowhere: not in the centroid, not in ``numberOfTouches``, not
+    /// among the touches that must end before the recognizer fails or resets) and no longer
+    /// makes this recognizer compete with the others that received it. The state is unchanged.
+    public func ignore(_ touch: Touch) {
+        dispatcher?.ignore(touch, by: self)
+    }
+
     // MARK: Helpers for subclasses
 
     /// The centroid of the given touches, window points (no allocation).
@@ -321,98 +274,15 @@ open class GestureRecognizer {
     /// The window coordinate space's view (the root), for converting.
     public var windowView: View? { view?.window }
 
-    // MARK: State machine
+    // MARK: Performing a transition the arena decided
 
-    private func request(_ next: GestureState) {
-        let current = stateStorage
-        // A pending success absorbs further requests until it resolves.
-        switch pending {
-        case .recognized:
-            if next == .failed {
-                pending = .none
-                commit(.failed)
-            }
-            return
-        case .began:
-            switch next {
-            case .ended: pending = .beganThenEnded
-            case .cancelled: pending = .beganThenCancelled
-            case .failed:
-                pending = .none
-                commit(.failed)
-            default: break
-            }
-            return
-        case .beganThenEnded, .beganThenCancelled:
-            if next == .failed {
-                pending = .none
-                commit(.failed)
-            }
-            return
-        case .none: break
-        }
-        if next == .changed && current == .changed {
-            // fallthrough: a repeated change, reported only when a value changed
-        } else if !current.canTransition(to: next, continuous: isContinuous) {
-            return
-        }
-        if current == .possible && (next == .began || next == .ended) {
-            attemptSuccess(next)
-            return
-        }
-        commit(next)
-    }
-
-    /// Leaving `possible` for success: delegate, blocking by active recognizers, failure
-    /// requirements, then commit and arbitration.
-    func attemptSuccess(_ next: GestureState) {
-        if delegate?.gestureRecognizerShouldBegin(self) == false {
-            commit(.failed)
-            return
-        }
-        guard let d = dispatcher else {
-            commit(next)
-            return
-        }
-        if d.isBlocked(self) {
-            commit(.failed)
-            return
-        }
-        switch d.requirementStatus(of: self) {
-        case .satisfied:
-            commit(next)
-            d.recognizerSucceeded(self)
-        case .waiting:
-            pending = next == .began ? .began : .recognized
-        case .violated:
-            commit(.failed)
-        }
-    }
-
-    /// Applies a pending success once its requirements failed.
-    func resolvePending() {
-        let p = pending
-        pending = .none
-        guard let d = dispatcher else { return }
-        if d.isBlocked(self) {
-            commit(.failed)
-            return
-        }
-        switch p {
-        case .none: return
-        case .recognized:
-            commit(.ended)
-            d.recognizerSucceeded(self)
-        case .began, .beganThenEnded, .beganThenCancelled:
-            commit(.began)
-            d.recognizerSucceeded(self)
-            if p == .beganThenEnded, stateStorage.isActive { commit(.ended) }
-            if p == .beganThenCancelled, stateStorage.isActive { commit(.cancelled) }
-        }
-    }
-
-    /// Sets the state and reports it: actions (not on failed), then the log.
-    func commit(_ next: GestureState) {
+    /// Sets the state and reports it: actions (not on failed), then the log. Only the arena
+    /// calls it, with a transition it has checked; a `changed` whose values did not change is
+    /// not entered (nor reported).
+    func perform(_ next: GestureState) {
+        assert(
+            stateStorage.canTransition(to: next, continuous: isContinuous),
+            "GestureKit: \(name) performed the illegal transition \(stateStorage) → \(next)")
         let loc = locationInWindow
         let n = numberOfTouches
         // Velocities only matter to the log: without a listener, skip the least-squares fits
@@ -445,16 +315,14 @@ open class GestureRecognizer {
                     time: now, recognizer: self, state: next, location: loc, numberOfTouches: n, values: values))
         }
         if next == .failed || next == .cancelled { cancelTimer() }
-        if next == .failed { dispatcher?.recognizerFailed(self) }
     }
 
-    /// Back to `possible`, silently, dropping every touch. Called by the dispatcher.
+    /// Back to `possible`, silently, dropping every touch and the dispatcher. Called by the
+    /// arena when the recognizer leaves it.
     func performReset() {
         cancelTimer()
         stateStorage = .possible
-        pending = .none
         touches.removeAll(keepingCapacity: true)
-        receivedSerials.removeAll(keepingCapacity: true)
         touchpadActive = false
         lastReported = nil
         clearScratch()
@@ -463,12 +331,7 @@ open class GestureRecognizer {
     }
 
     private func disable() {
-        if stateStorage.isActive {
-            commit(.cancelled)
-        } else if stateStorage == .possible, pending != .none {
-            pending = .none
-        }
-        dispatcher?.forget(self)
+        GestureArena.withdraw(self)
     }
 
     /// Removed from its view: an active gesture is cancelled and the interaction dropped, as
@@ -477,113 +340,9 @@ open class GestureRecognizer {
         if isEnabled { disable() }
     }
 
-    /// Sorts one touch of frame `frame` into the scratch list of its phase.
-    @inline(__always)
-    final func collect(_ touch: Touch, frame: UInt64) {
-        if scratchFrame != frame {
-            scratchFrame = frame
-            scratchBeganCount = 0
-            scratchMovedCount = 0
-            scratchEndedCount = 0
-            scratchCancelledCount = 0
-        }
-        switch touch.phase {
-        case .began: Self.place(touch, in: &scratchBegan, count: &scratchBeganCount)
-        case .moved: Self.place(touch, in: &scratchMoved, count: &scratchMovedCount)
-        case .ended: Self.place(touch, in: &scratchEnded, count: &scratchEndedCount)
-        case .cancelled: Self.place(touch, in: &scratchCancelled, count: &scratchCancelledCount)
-        }
-    }
-
-    /// As `collect` when the scratch list already holds `touch` at its place; else false.
-    /// Writes no reference.
-    @inline(__always)
-    final func collectUnchanged(_ touch: Touch, frame: UInt64) -> Bool {
-        if scratchFrame != frame {
-            scratchFrame = frame
-            scratchBeganCount = 0
-            scratchMovedCount = 0
-            scratchEndedCount = 0
-            scratchCancelledCount = 0
-        }
-        switch touch.phase {
-        case .began:
-            guard scratchBeganCount < scratchBegan.count, scratchBegan[scratchBeganCount] === touch else {
-                return false
-            }
-            scratchBeganCount += 1
-        case .moved:
-            guard scratchMovedCount < scratchMoved.count, scratchMoved[scratchMovedCount] === touch else {
-                return false
-            }
-            scratchMovedCount += 1
-        case .ended:
-            guard scratchEndedCount < scratchEnded.count, scratchEnded[scratchEndedCount] === touch else {
-                return false
-            }
-            scratchEndedCount += 1
-        case .cancelled:
-            guard scratchCancelledCount < scratchCancelled.count, scratchCancelled[scratchCancelledCount] === touch
-            else { return false }
-            scratchCancelledCount += 1
-        }
-        return true
-    }
-
-    @inline(__always)
-    private static func place(_ touch: Touch, in list: inout [Touch], count: inout Int) {
-        if count < list.count {
-            if list[count] !== touch { list[count] = touch }
-        } else {
-            list.append(touch)
-        }
-        count += 1
-    }
-
-    /// Drops the entries of a scratch list beyond this frame's.
-    @inline(__always)
-    private static func trim(_ list: inout [Touch], to count: Int) {
-        if list.count > count { list.removeLast(list.count - count) }
-    }
-
-    /// Hands the touches collected for frame `frame` to the subclass, phase by phase.
-    final func deliverCollected(frame: UInt64) {
-        guard scratchFrame == frame else { return }
-        if scratchBeganCount > 0 {
-            Self.trim(&scratchBegan, to: scratchBeganCount)
-            if acceptsInput { touchesBegan(scratchBegan) }
-        }
-        if scratchMovedCount > 0 {
-            Self.trim(&scratchMoved, to: scratchMovedCount)
-            if acceptsInput { touchesMoved(scratchMoved) }
-        }
-        if scratchEndedCount > 0 {
-            Self.trim(&scratchEnded, to: scratchEndedCount)
-            if acceptsInput { touchesEnded(scratchEnded) }
-        }
-        if scratchCancelledCount > 0 {
-            Self.trim(&scratchCancelled, to: scratchCancelledCount)
-            if acceptsInput { touchesCancelled(scratchCancelled) }
-        }
-    }
-
-    /// Empties the scratch lists (they would otherwise keep the last touches, and through them
-    /// their views and recognizers, alive).
-    final func clearScratch() {
-        scratchBegan.removeAll(keepingCapacity: true)
-        scratchMoved.removeAll(keepingCapacity: true)
-        scratchEnded.removeAll(keepingCapacity: true)
-        scratchCancelled.removeAll(keepingCapacity: true)
-        scratchFrame = 0
-    }
-
-    var isPending: Bool { pending != .none }
+    /// Whether input and timers reach the subclass: enabled, possible or active, and not holding
+    /// a discrete success back (a held continuous success still follows its touches).
     var acceptsInput: Bool {
-        isEnabled && (stateStorage == .possible || stateStorage.isActive) && pending != .recognized
+        isEnabled && (stateStorage == .possible || stateStorage.isActive) && seat.hold != .recognized
     }
-}
-
-struct WeakRecognizer {
-    weak var value: GestureRecognizer?
-    init(_ value: GestureRecognizer) { self.value = value }
 }

@@ -26,9 +26,17 @@ public struct RectEdge: OptionSet, Hashable, Sendable, CustomStringConvertible {
 /// Rules (DESIGN.md §3): the first touch must go down within ``edgeDistance`` (20 pt) of an
 /// allowed edge of the window, and its first 10 pt of movement must be mostly away from that
 /// edge (the component along the edge's normal larger than the one along the edge), else the
-/// recognizer fails; later touches are ignored; otherwise as a pan of that one touch.
+/// recognizer fails; otherwise as a pan of that one touch: began once it has moved more than
+/// 10 pt, ended when it lifts, failed when it lifts before that.
 /// ``recognizedEdge`` is the nearest allowed edge the touch went down at (also when it was too
 /// far from it and the recognizer failed, so that the log's `edge` always names an edge).
+///
+/// Later touches are ignored entirely (``GestureRecognizer/ignore(_:)``), whether they land
+/// with the first, before the gesture began or after: they neither fail it nor count (not in
+/// the location, the translation or `numberOfTouches`; their moves, lifts and cancels are not
+/// seen; the gesture does not wait for them to lift), and the gesture does not compete with
+/// the other recognizers of those touches for them. Touches landing in the same frame as the
+/// first are later ones too, in the frame's order.
 @MainActor
 public final class ScreenEdgePanGestureRecognizer: PanGestureRecognizer {
     /// UIKit: `edges` (default none: set it).
@@ -50,8 +58,12 @@ public final class ScreenEdgePanGestureRecognizer: PanGestureRecognizer {
     }
 
     public override func touchesBegan(_ touches: [Touch]) {
-        guard first == nil, let touch = touches.first else { return }
+        guard first == nil, let touch = touches.first else {
+            for later in touches { ignore(later) }
+            return
+        }
         first = touch
+        for later in touches.dropFirst() { ignore(later) }
         let bounds = windowView?.bounds ?? .zero
         let p = touch.locationInWindow
         var best: RectEdge = []
@@ -79,7 +91,7 @@ public final class ScreenEdgePanGestureRecognizer: PanGestureRecognizer {
     }
 
     public override func touchesMoved(_ touches: [Touch]) {
-        guard let first, touches.contains(where: { $0 === first }) else { return }
+        guard let first else { return }
         if !checkedDirection {
             let d = first.locationInWindow - first.initialLocationInWindow
             if d.length >= 10 {
@@ -98,33 +110,6 @@ public final class ScreenEdgePanGestureRecognizer: PanGestureRecognizer {
             }
         }
         super.touchesMoved(touches)
-    }
-
-    public override func touchesEnded(_ touches: [Touch]) {
-        guard let first, touches.contains(where: { $0 === first }) else { return }
-        super.touchesEnded(touches)
-    }
-
-    /// Later touches are ignored: a cancelled one does not cancel the gesture.
-    public override func touchesCancelled(_ touches: [Touch]) {
-        guard let first, touches.contains(where: { $0 === first }) else { return }
-        super.touchesCancelled(touches)
-    }
-
-    /// Only the first touch counts (while it is tracked, its ending frame included).
-    public override var numberOfTouches: Int {
-        guard let first, self.touches.contains(where: { $0 === first }) else { return 0 }
-        return 1
-    }
-
-    override func liftCentroid() -> (Point, Int) {
-        guard let first, first.phase != .cancelled else { return (base ?? .zero, 0) }
-        return (first.locationInWindow, 1)
-    }
-
-    override func countedCentroid() -> (Point, Int) {
-        guard let first, first.phase == .began || first.phase == .moved else { return (base ?? .zero, 0) }
-        return (first.locationInWindow, 1)
     }
 
     public override func reset() {

@@ -7,6 +7,13 @@
 /// fails at the last lift. Recognized at the last lift of the last tap; the location is the
 /// centroid of that tap's touches where they lifted.
 ///
+/// *Within 40 pt of the first tap* compares centroids, so that the fingers of a multi-touch
+/// tap may be any distance apart: the first tap's position is the centroid of its touches
+/// where they lifted; a later tap's is the centroid of its touches where they landed, taken
+/// when the last of its ``numberOfTouchesRequired`` touches lands (the check is made then, and
+/// the tap fails at that touch-down when the distance is over 40 pt). With one touch per tap
+/// that is the touch-down of the tap's only finger.
+///
 /// Deviations: UIKit's tolerances are undocumented; these are the project's, in the constants below.
 /// A touch landing while a tap's other touches are still down belongs to the same tap.
 @MainActor
@@ -33,6 +40,9 @@ public final class TapGestureRecognizer: GestureRecognizer {
     @exclusivity(unchecked) private var liftSumX = 0.0
     @exclusivity(unchecked) private var liftSumY = 0.0
     @exclusivity(unchecked) private var liftCount = 0
+    /// Sum of the landing points of the current tap's touches.
+    @exclusivity(unchecked) private var landSumX = 0.0
+    @exclusivity(unchecked) private var landSumY = 0.0
     @exclusivity(unchecked) private var tapLocation: Point?
 
     public init(name: String? = nil) {
@@ -51,23 +61,31 @@ public final class TapGestureRecognizer: GestureRecognizer {
     public override func touchesBegan(_ touches: [Touch]) {
         for touch in touches {
             if !tapInProgress {
-                if tapCount > 0, let first = firstTapLocation,
-                    touch.locationInWindow.distance(to: first) > maximumTapDistance
-                {
-                    state = .failed
-                    return
-                }
                 tapInProgress = true
                 touchesInTap = 0
                 liftSumX = 0
                 liftSumY = 0
                 liftCount = 0
+                landSumX = 0
+                landSumY = 0
                 cancelTimer()
             }
             touchesInTap += 1
             if touchesInTap > numberOfTouchesRequired {
                 state = .failed
                 return
+            }
+            landSumX += touch.initialLocationInWindow.x
+            landSumY += touch.initialLocationInWindow.y
+            // A later tap of a multi-tap: its centroid, once all its touches are down, within
+            // `maximumTapDistance` of the first tap's.
+            if touchesInTap == numberOfTouchesRequired, tapCount > 0, let first = firstTapLocation {
+                let n = Double(touchesInTap)
+                let landed = Point(x: landSumX / n, y: landSumY / n)
+                if !(landed.distance(to: first) <= maximumTapDistance) {
+                    state = .failed
+                    return
+                }
             }
         }
         armDurationTimer()

@@ -1,15 +1,16 @@
-/// Routes input to recognizers and arbitrates between them. UIKit does this inside `UIWindow` /
-/// `UIApplication`'s gesture environment; Flutter's `GestureArena` is the closest public analogue.
+/// Routes input to recognizers; its ``GestureArena`` arbitrates between them. UIKit does this
+/// inside `UIWindow` / `UIApplication`'s gesture environment.
 ///
 /// Per touch frame:
 /// 1. timers due *before* the frame fire (input at exactly a deadline wins: thresholds are inclusive);
 /// 2. new touches are hit-tested once, at touch-down, to the deepest interactive view; the touch
 ///    goes to the enabled recognizers of that view and of its ancestors (deepest first) whose
 ///    delegate lets them receive it;
-/// 3. each involved recognizer gets `touchesBegan/Moved/Ended/Cancelled` with its own touches;
+/// 3. each recognizer taking part (an arena member) gets `touchesBegan/Moved/Ended/Cancelled` with its own touches;
 /// 4. the hit views get their raw touches (unless a recognizer cancelled them);
-/// 5. housekeeping: a recognizer still `possible` whose touches have all ended fails (unless it
-///    waits for a timer of its own or on a failure requirement); a finished one resets;
+/// 5. housekeeping: the arena's sweep (a recognizer still `possible` whose touches have all
+///    ended fails unless it waits for a timer of its own or on a failure requirement; a finished
+///    one resets);
 /// 6. timers due at the frame's instant fire.
 ///
 /// Bad input never traps: non-finite locations are ignored, a `began` for an id already down is
@@ -23,19 +24,21 @@ public final class TouchDispatcher {
     @exclusivity(unchecked) public var onTransition: ((GestureTransition) -> Void)?
     /// The touches currently down.
     @exclusivity(unchecked) public private(set) var activeTouches: [Touch] = []
-    /// Recognizers taking part in the current interaction, in the order they joined.
-    @exclusivity(unchecked) private(set) var involved: [GestureRecognizer] = []
+    /// Decides every state transition and who wins; its members are the recognizers taking part
+    /// in the current interaction, in the order they joined (the delivery order).
+    let arena = GestureArena()
     @exclusivity(unchecked) private var serial: UInt64 = 0
     /// Numbers the touch frames (from 1; recognizers' scratch lists are stamped with it).
     @exclusivity(unchecked) private var frameSerial: UInt64 = 0
     @exclusivity(unchecked) private var frameTouches: [Touch] = []
     /// The number of entries of `frameTouches` that belong to the frame being built.
     @exclusivity(unchecked) private var frameCount = 0
-    @exclusivity(unchecked) private var touchpadRecognizers: [GestureRecognizer] = []
+    /// The recognizers taking the current touchpad gesture (TouchDispatcher+Motion.swift).
+    @exclusivity(unchecked) var touchpadRecognizers: [GestureRecognizer] = []
     @exclusivity(unchecked) private var viewScratch: [Touch] = []
     /// Reuse of the last frame's grouping: a frame whose touch list is the last frame's (every
     /// entry kept in place), all of them moves as they all were then, with no touch list of a
-    /// recognizer changed since (`groupingEpoch`, bumped at touch-down and `forget`), has the
+    /// recognizer changed since (`groupingEpoch`, bumped at touch-down, `ignore` and `unroute`), has the
     /// same scratch lists: it keeps the last frame's number and skips the sorting.
     @exclusivity(unchecked) private var frameListUnchanged = false
     @exclusivity(unchecked) private var lastFrameAllMoved = false
@@ -48,7 +51,6 @@ public final class TouchDispatcher {
     public init(root: View) {
         self.root = root
         activeTouches.reserveCapacity(16)
-        involved.reserveCapacity(16)
         frameTouches.reserveCapacity(16)
         viewScratch.reserveCapacity(16)
     }
@@ -71,16 +73,23 @@ public final class TouchDispatcher {
     /// Advances the clock to `time`, firing due timers.
     public func advance(to time: Double) {
         guard time.isFinite else { return }
+        if needsHousekeeping { housekeeping() }
         scheduler.advance(to: time, inclusive: true) { self.housekeeping() }
     }
 
-    private func beginInstant(_ timestamp: Double) -> Double {
+    /// Starts an input instant: the time it happens at (never earlier than now), after the
+    /// timers due before it fired.
+    func beginInstant(_ timestamp: Double) -> Double {
+        // A transition made between inputs (a recognizer disabled by the app released another
+        // from its hold) is swept before anything else happens.
+        if needsHousekeeping { housekeeping() }
         let t = timestamp.isFinite ? max(timestamp, scheduler.now) : scheduler.now
         scheduler.advance(to: t, inclusive: false) { self.housekeeping() }
         return t
     }
 
-    private func endInstant(_ t: Double) {
+    /// Ends an input instant: housekeeping, then the timers due at `t`.
+    func endInstant(_ t: Double) {
         if needsHousekeeping { housekeeping() }
         scheduler.advance(to: t, inclusive: true) { self.housekeeping() }
     }
@@ -146,14 +155,14 @@ public final class TouchDispatcher {
                 }
             }
         }
-        // 3. Deliver, recognizer by recognizer, in the order they joined.
+        // 3. Deliver, recognizer by recognizer, in the order they joined the arena.
         var i = 0
-        while i < involved.count {
+        while i < arena.members.count {
             // (Checked first on stored properties, so that one with nothing to take costs no retain.)
-            if involved[i].scratchFrame == frame && involved[i].enabledStorage
-                && (involved[i].stateStorage == .possible || involved[i].stateStorage.isActive)
+            if arena.members[i].scratchFrame == frame && arena.members[i].enabledStorage
+                && (arena.members[i].stateStorage == .possible || arena.members[i].stateStorage.isActive)
             {
-                let r = involved[i]
+                let r = arena.members[i]
                 r.deliverCollected(frame: frame)
             }
             i += 1
@@ -285,18 +294,17 @@ public final class TouchDispatcher {
 
     private func beginTouch(id: Int, at location: Point, time t: Double) {
         let hit = root.hitTest(location.applying(root.localToSuperview.inverted()))
-        let touch = Touch(id: id, view: hit, location: location, timestamp: t)
         groupingEpoch &+= 1
-        serial &+= 1
-        let s = serial
+        let s = nextSerial()
+        let touch = Touch(id: id, serial: s, view: hit, location: location, timestamp: t)
         var v = hit
         while let view = v {
             for r in view.gestureRecognizers where r.isEnabled && r.acceptsTouches && !r.touchpadActive {
                 if r.delegate?.gestureRecognizer(r, shouldReceive: touch) == false { continue }
                 touch.gestureRecognizers.append(r)
                 r.touches.append(touch)
-                r.receivedSerials.append(s)
                 involve(r)
+                arena.claim(s, for: r)
             }
             v = view.superview
         }
@@ -304,12 +312,16 @@ public final class TouchDispatcher {
         addToFrame(touch)
     }
 
-    private func involve(_ r: GestureRecognizer) {
+    /// A new serial number for a touch or a touchpad gesture (what recognizers claim).
+    func nextSerial() -> UInt64 {
+        serial &+= 1
+        return serial
+    }
+
+    /// `r` takes part in the interaction: it joins the arena.
+    func involve(_ r: GestureRecognizer) {
         r.dispatcher = self
-        if !r.isInvolved {
-            r.isInvolved = true
-            involved.append(r)
-        }
+        arena.join(r)
     }
 
     // MARK: Timers and housekeeping
@@ -322,220 +334,42 @@ public final class TouchDispatcher {
     /// a timer fired. Frames of plain moves skip it.
     @exclusivity(unchecked) var needsHousekeeping = false
 
-    /// Drops ended touches, fails abandoned possible recognizers, resets finished ones.
+    /// Drops ended touches, fails abandoned possible recognizers, resets finished ones: the
+    /// arena's sweep.
     func housekeeping() {
         needsHousekeeping = false
         touchEpoch &+= 1
-        var i = 0
-        while i < involved.count {
-            let r = involved[i]
-            i += 1
-            if !r.touches.isEmpty {
-                r.lastKnownLocation = r.locationInWindow
-                r.touches.removeAll { $0.phase == .ended || $0.phase == .cancelled }
-            }
-            let idle = r.touches.isEmpty && !r.touchpadActive
-            guard idle else { continue }
-            if r.stateStorage == .possible && !r.isPending && !r.hasTimer && r.isEnabled {
-                r.state = .failed
-            } else if r.stateStorage.isActive {
-                // A continuous gesture whose touches are all gone ends (subclasses normally
-                // end themselves at the last lift; this keeps the machine from sticking).
-                r.state = .ended
-            }
-        }
-        // Reset the finished ones and those that no longer take part.
-        i = 0
-        while i < involved.count {
-            let r = involved[i]
-            let idle = r.touches.isEmpty && !r.touchpadActive
-            if idle && (r.stateStorage.isFinished || (r.stateStorage == .possible && !r.isPending && !r.hasTimer)) {
-                r.performReset()
-                r.isInvolved = false
-                involved.remove(at: i)
-            } else {
-                i += 1
-            }
-        }
+        arena.sweep()
     }
 
-    /// Removes a disabled recognizer from the interaction.
-    func forget(_ r: GestureRecognizer) {
+    /// Stops delivering `touch` to `r` (UIKit: `ignore(_:for:)`): it leaves `r`'s touches, and
+    /// `r` no longer competes with the other recognizers of the touch for it.
+    func ignore(_ touch: Touch, by r: GestureRecognizer) {
+        guard let index = r.touches.firstIndex(where: { $0 === touch }) else { return }
+        groupingEpoch &+= 1
+        touchEpoch &+= 1
+        r.touches.remove(at: index)
+        touch.gestureRecognizers.removeAll { $0 === r }
+        arena.unclaim(touch.serial, for: r)
+    }
+
+    /// Stops routing input to a recognizer the arena withdraws (disabled, removed from its view).
+    func unroute(_ r: GestureRecognizer) {
         groupingEpoch &+= 1
         touchEpoch &+= 1
         for t in r.touches {
             t.gestureRecognizers.removeAll { $0 === r }
         }
         touchpadRecognizers.removeAll { $0 === r }
-        r.performReset()
-        if r.isInvolved {
-            r.isInvolved = false
-            involved.removeAll { $0 === r }
-        }
     }
-
-    // MARK: Arbitration
 
     /// Whether two recognizers may both be active over shared touches (either delegate says so).
     public func canRecognizeSimultaneously(_ a: GestureRecognizer, _ b: GestureRecognizer) -> Bool {
-        a.delegate?.gestureRecognizer(a, shouldRecognizeSimultaneouslyWith: b) == true
-            || b.delegate?.gestureRecognizer(b, shouldRecognizeSimultaneouslyWith: a) == true
-    }
-
-    private func share(_ a: GestureRecognizer, _ b: GestureRecognizer) -> Bool {
-        for s in a.receivedSerials where b.receivedSerials.contains(s) { return true }
-        return false
-    }
-
-    /// An active recognizer over shared touches that may not run alongside `r` keeps it from
-    /// beginning.
-    func isBlocked(_ r: GestureRecognizer) -> Bool {
-        for o in involved where o !== r && o.stateStorage.isActive && share(r, o) {
-            if !canRecognizeSimultaneously(r, o) { return true }
-        }
-        return false
-    }
-
-    enum RequirementStatus { case satisfied, waiting, violated }
-
-    private func requires(_ r: GestureRecognizer, toFail o: GestureRecognizer) -> Bool {
-        if r.failureRequirements.contains(where: { $0.value === o }) { return true }
-        if r.delegate?.gestureRecognizer(r, shouldRequireFailureOf: o) == true { return true }
-        if o.delegate?.gestureRecognizer(o, shouldBeRequiredToFailBy: r) == true { return true }
-        return false
-    }
-
-    /// Whether `r` may succeed now as far as its failure requirements go. A required recognizer
-    /// blocks while it takes part in the interaction and is still possible; its success violates.
-    func requirementStatus(of r: GestureRecognizer) -> RequirementStatus {
-        var waiting = false
-        for o in involved where o !== r && o.isEnabled && requires(r, toFail: o) {
-            switch o.stateStorage {
-            case .began, .changed: return .violated
-            case .ended: return .violated
-            case .possible:
-                if !o.touches.isEmpty || o.touchpadActive || o.isPending || o.hasTimer { waiting = true }
-            case .failed, .cancelled: continue
-            }
-        }
-        return waiting ? .waiting : .satisfied
-    }
-
-    /// After `winner` began or recognized: the others over shared touches fail (unless
-    /// simultaneous), dependents fail, and the views lose the touches it took.
-    func recognizerSucceeded(_ winner: GestureRecognizer) {
-        var i = 0
-        while i < involved.count {
-            let o = involved[i]
-            i += 1
-            guard o !== winner, o.stateStorage == .possible else { continue }
-            if requires(o, toFail: winner) && (o.isPending || !o.touches.isEmpty || o.hasTimer || o.touchpadActive) {
-                o.pending = .none
-                o.commit(.failed)
-            } else if share(winner, o) && !canRecognizeSimultaneously(winner, o) {
-                o.pending = .none
-                o.commit(.failed)
-            }
-        }
-        if winner.cancelsTouchesInView {
-            var taken: [Touch] = []
-            for t in winner.touches where !t.isCancelledForView {
-                t.isCancelledForView = true
-                taken.append(t)
-            }
-            // One touchesCancelled per view, views in the order their touches were taken.
-            var views: [View] = []
-            for t in taken {
-                if let v = t.view, !views.contains(where: { $0 === v }) { views.append(v) }
-            }
-            for v in views { v.touchesCancelled(taken.filter { $0.view === v }) }
-        }
-    }
-
-    /// After `loser` failed: recognizers pending on it re-check their requirements.
-    func recognizerFailed(_ loser: GestureRecognizer) {
-        var i = 0
-        while i < involved.count {
-            let o = involved[i]
-            i += 1
-            guard o !== loser, o.isPending, requires(o, toFail: loser) else { continue }
-            switch requirementStatus(of: o) {
-            case .satisfied: o.resolvePending()
-            case .violated:
-                o.pending = .none
-                o.commit(.failed)
-            case .waiting: continue
-            }
-        }
+        arena.canRecognizeSimultaneously(a, b)
     }
 
     func report(_ transition: GestureTransition) {
         onTransition?(transition)
-    }
-
-    // MARK: Touchpad and motion
-
-    /// A touchpad pinch event (XI 2.4): at `begin` it goes to the pinch and rotation recognizers
-    /// of the view under the pointer and its ancestors that are not tracking touches.
-    public func handle(_ event: TouchpadPinch) {
-        let t = beginInstant(event.timestamp)
-        var e = event
-        e.timestamp = t
-        if e.phase == .begin {
-            for r in touchpadRecognizers where r.touchpadActive {
-                // A begin without an end: finish the previous gesture first.
-                var end = e
-                end.phase = .cancel
-                r.touchpadPinch(end)
-                r.touchpadActive = false
-            }
-            touchpadRecognizers.removeAll()
-            housekeeping()
-            guard e.location.isFinite else {
-                endInstant(t)
-                return
-            }
-            serial &+= 1
-            var v = root.hitTest(e.location.applying(root.localToSuperview.inverted()))
-            while let view = v {
-                for r in view.gestureRecognizers
-                where r.isEnabled && r.acceptsTouchpadPinch && r.touches.isEmpty && r.stateStorage == .possible {
-                    r.touchpadActive = true
-                    r.touchpadLocation = e.location
-                    r.receivedSerials.append(serial)
-                    touchpadRecognizers.append(r)
-                    involve(r)
-                }
-                v = view.superview
-            }
-        }
-        for r in touchpadRecognizers where r.touchpadActive {
-            if e.location.isFinite { r.touchpadLocation = e.location }
-            if r.acceptsInput { r.touchpadPinch(e) }
-        }
-        if e.phase == .end || e.phase == .cancel {
-            needsHousekeeping = true
-            for r in touchpadRecognizers { r.touchpadActive = false }
-            touchpadRecognizers.removeAll()
-        }
-        endInstant(t)
-    }
-
-    /// A shake: every enabled shake recognizer in the tree recognizes. UIKit:
-    /// `motionEnded(.motionShake, with:)`.
-    public func handleShake(at timestamp: Double) {
-        let t = beginInstant(timestamp)
-        var stack = [root]
-        var found: [GestureRecognizer] = []
-        while let v = stack.popLast() {
-            for r in v.gestureRecognizers where r.kind == .shake && r.isEnabled { found.append(r) }
-            stack.append(contentsOf: v.subviews.reversed())
-        }
-        for r in found {
-            involve(r)
-            r.state = .ended
-        }
-        endInstant(t)
     }
 
     /// Cancels every touch that is down (focus lost, device removed), at `timestamp`.

@@ -168,9 +168,13 @@ public final class Touch {
     @exclusivity(unchecked) var isInFrame = false
     /// Set once a recognizer with `cancelsTouchesInView` took the touch from its view.
     @exclusivity(unchecked) public internal(set) var isCancelledForView = false
+    /// The dispatcher's serial number of the touch (unique for the dispatcher's life): recognizers
+    /// that received the same serial compete for it.
+    let serial: UInt64
 
-    init(id: Int, view: View?, location: Point, timestamp: Double) {
+    init(id: Int, serial: UInt64 = 0, view: View?, location: Point, timestamp: Double) {
         self.id = id
+        self.serial = serial
         self.view = view
         self.phase = .began
         self.locationInWindow = location

@@ -153,6 +153,121 @@ import Testing
             ])
     }
 
+    /// A second finger, and what it does, per case (times in seconds; merged into the first
+    /// finger's frames, after the first finger's change when they share a time).
+    nonisolated struct SecondFinger: Sendable, CustomTestStringConvertible {
+        var testDescription: String
+        var events: [(t: Double, change: TouchChange)]
+    }
+
+    nonisolated static let secondFingers: [SecondFinger] = [
+        SecondFinger(testDescription: "none", events: []),
+        SecondFinger(
+            testDescription: "lands with the first and rests",
+            events: [
+                (0, .init(id: 2, phase: .began, location: Point(x: 500, y: 400))),
+                (0.05, .init(id: 2, phase: .ended, location: Point(x: 500, y: 400))),
+            ]),
+        SecondFinger(
+            testDescription: "lands before it began and rests, lifts after it ended",
+            events: [
+                (0.005, .init(id: 2, phase: .began, location: Point(x: 500, y: 400))),
+                (0.05, .init(id: 2, phase: .ended, location: Point(x: 500, y: 400))),
+            ]),
+        SecondFinger(
+            testDescription: "lands at the same edge before it began and rests",
+            events: [
+                (0.01, .init(id: 2, phase: .began, location: Point(x: 5, y: 500))),
+                (0.05, .init(id: 2, phase: .ended, location: Point(x: 5, y: 500))),
+            ]),
+        SecondFinger(
+            testDescription: "lands before it began and moves far",
+            events: [
+                (0.005, .init(id: 2, phase: .began, location: Point(x: 500, y: 400))),
+                (0.01, .init(id: 2, phase: .moved, location: Point(x: 600, y: 450))),
+                (0.02, .init(id: 2, phase: .moved, location: Point(x: 700, y: 500))),
+                (0.03, .init(id: 2, phase: .moved, location: Point(x: 800, y: 550))),
+                (0.035, .init(id: 2, phase: .ended, location: Point(x: 800, y: 550))),
+            ]),
+        SecondFinger(
+            testDescription: "lands before it began and is cancelled",
+            events: [
+                (0.005, .init(id: 2, phase: .began, location: Point(x: 500, y: 400))),
+                (0.025, .init(id: 2, phase: .cancelled, location: .zero)),
+            ]),
+        SecondFinger(
+            testDescription: "lands after it began and moves",
+            events: [
+                (0.025, .init(id: 2, phase: .began, location: Point(x: 500, y: 400))),
+                (0.03, .init(id: 2, phase: .moved, location: Point(x: 300, y: 400))),
+                (0.05, .init(id: 2, phase: .ended, location: Point(x: 300, y: 400))),
+            ]),
+    ]
+
+    /// Feeds `first` (a list of frames of finger 1) merged with `second`'s events.
+    private func play(_ h: Harness, _ first: [(Double, TouchChange)], _ second: SecondFinger) {
+        var times = Set(first.map(\.0))
+        for e in second.events { times.insert(e.t) }
+        for t in times.sorted() {
+            let changes = first.filter { $0.0 == t }.map(\.1) + second.events.filter { $0.t == t }.map(\.change)
+            h.dispatcher.handle(TouchFrame(timestamp: t, changes: changes))
+        }
+    }
+
+    /// Later touches are ignored entirely, whenever they land (with the first, before the edge
+    /// pan began, after): the log is that of the first finger alone. (A second finger resting
+    /// before the gesture began used to keep it from beginning, and it failed at the last lift.)
+    @Test(arguments: secondFingers)
+    func secondFingerIsIgnoredWheneverItLands(second: SecondFinger) {
+        let h = Harness()
+        edgePan(.left, h)
+        play(
+            h,
+            [
+                (0, Finger.down(1, 10, 300)), (0.01, Finger.move(1, 16, 300)), (0.02, Finger.move(1, 22, 300)),
+                (0.03, Finger.move(1, 28, 300)), (0.04, Finger.up(1, 28, 300)),
+            ], second)
+        // 6 pt every 10 ms from t = 0: 600 pt/s; began at the move past 10 pt.
+        #expect(
+            h.log.lines == [
+                "0.02 edge began (22,300) n=1 tr=[12,0] v=[600,0] edge=left",
+                "0.03 edge changed (28,300) n=1 tr=[18,0] v=[600,0] edge=left",
+                "0.04 edge ended (28,300) n=1 tr=[18,0] v=[600,0] edge=left",
+            ])
+    }
+
+    /// The first finger lifting before the gesture began fails it at that lift, whether or not
+    /// a second finger is still down (the recognizer does not wait for ignored touches).
+    @Test(arguments: secondFingers.prefix(3))
+    func firstFingerLiftingEarlyFailsAtItsLift(second: SecondFinger) {
+        let h = Harness()
+        edgePan(.left, h)
+        play(h, [(0, Finger.down(1, 10, 300)), (0.02, Finger.move(1, 14, 300)), (0.03, Finger.up(1, 14, 300))], second)
+        // Samples (0, 0) and (0.02, 4): 200 pt/s.
+        #expect(h.log.lines == ["0.03 edge failed (14,300) n=1 tr=[4,0] v=[200,0] edge=left"])
+    }
+
+    /// An ignored touch is not the edge pan's to claim: a tap that got only the second finger
+    /// (on a subview) is not failed when the edge pan begins.
+    @Test func ignoredTouchIsNotClaimed() {
+        let h = Harness()
+        edgePan(.left, h)
+        let v = View(frame: Rect(x: 400, y: 300, width: 200, height: 200), name: "v")
+        h.root.addSubview(v)
+        h.add(TapGestureRecognizer(name: "tap"), to: v)
+        h.frame(0, Finger.down(1, 10, 300))
+        h.frame(0.01, Finger.down(2, 500, 400))
+        h.frame(0.02, Finger.move(1, 22, 300))
+        h.frame(0.03, Finger.up(2, 500, 400))
+        h.frame(0.04, Finger.up(1, 22, 300))
+        #expect(
+            h.log.lines == [
+                "0.02 edge began (22,300) n=1 tr=[12,0] v=[600,0] edge=left",
+                "0.03 tap ended (500,400) n=1 taps=1 touches=1",
+                "0.04 edge ended (22,300) n=1 tr=[12,0] v=[600,0] edge=left",
+            ])
+    }
+
     /// A later touch does not rescue a first touch that was not at the edge.
     @Test func laterTouchAtTheEdgeDoesNotCount() {
         let h = Harness()

@@ -135,6 +135,63 @@ import Testing
         }
     }
 
+    /// A two-finger double tap with the fingers 200 pt apart: the second tap's centroid (where
+    /// its fingers landed, taken when the second finger lands) must be within 40 pt of the first
+    /// tap's (where its fingers lifted); the fingers' own distances from it do not matter.
+    /// `second` is where the second tap's two fingers land, one after the other.
+    @Test(arguments: [
+        ([Point(x: 105, y: 300), Point(x: 305, y: 300)], true),  // 5 pt off
+        ([Point(x: 140, y: 300), Point(x: 340, y: 300)], true),  // 40 pt
+        ([Point(x: 124, y: 332), Point(x: 324, y: 332)], true),  // 40 pt diagonally (24, 32)
+        ([Point(x: 300, y: 300), Point(x: 100, y: 300)], true),  // fingers swapped: same centroid
+        ([Point(x: 150, y: 300), Point(x: 350, y: 300)], false),  // 50 pt off
+        ([Point(x: 140.5, y: 300), Point(x: 340.5, y: 300)], false),  // 40.5 pt
+        // The first finger on the first tap's centroid, the centroid 50 pt off.
+        ([Point(x: 200, y: 300), Point(x: 300, y: 300)], false),
+    ])
+    func twoFingerDoubleTapComparesCentroids(second: [Point], recognized: Bool) {
+        let h = Harness()
+        let tap = h.add(TapGestureRecognizer(name: "double"))
+        tap.numberOfTouchesRequired = 2
+        tap.numberOfTapsRequired = 2
+        h.frame(0, Finger.down(1, 100, 300))
+        h.frame(0.02, Finger.down(2, 300, 300))
+        h.frame(0.1, Finger.up(1, 100, 300), Finger.up(2, 300, 300))
+        h.frame(0.2, Finger.down(3, second[0].x, second[0].y))
+        h.frame(0.22, Finger.down(4, second[1].x, second[1].y))
+        h.frame(0.3, Finger.up(3, second[0].x, second[0].y), Finger.up(4, second[1].x, second[1].y))
+        h.wait(2)
+        if recognized {
+            let c = "(\(r((second[0].x + second[1].x) / 2)),\(r((second[0].y + second[1].y) / 2)))"
+            #expect(h.log.lines == ["0.3 double ended \(c) n=2 taps=2 touches=2"])
+        } else {
+            // Fails when the second finger of the second tap lands; the location is the first tap's.
+            #expect(h.log.lines == ["0.22 double failed (200,300) n=2 taps=1 touches=2"])
+        }
+    }
+
+    /// Three fingers 150 pt apart, a triple tap whose taps land in different finger orders.
+    @Test func threeFingerTripleTapFarApart() {
+        let h = Harness()
+        let tap = h.add(TapGestureRecognizer(name: "triple"))
+        tap.numberOfTouchesRequired = 3
+        tap.numberOfTapsRequired = 3
+        let xs: [[Double]] = [[100, 250, 400], [402, 252, 102], [250, 104, 398]]
+        var id = 0
+        for (k, order) in xs.enumerated() {
+            let t = Double(k) * 0.25
+            for (j, x) in order.enumerated() {
+                id += 1
+                h.frame(t + 0.01 * Double(j), Finger.down(id, x, 200))
+            }
+            h.frame(
+                t + 0.1, Finger.up(id - 2, order[0], 200), Finger.up(id - 1, order[1], 200),
+                Finger.up(id, order[2], 200))
+        }
+        h.wait(2)
+        #expect(h.log.lines == ["0.6 triple ended (250.667,200) n=3 taps=3 touches=3"])
+    }
+
     @Test func tripleTap() {
         let h = Harness()
         let tap = h.add(TapGestureRecognizer(name: "triple"))
