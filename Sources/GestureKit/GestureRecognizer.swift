@@ -55,7 +55,7 @@ public enum GestureKind: String, Sendable, Hashable, CaseIterable {
 /// `UIGestureRecognizerSubclass`: the `touches…` overrides, `reset()`, and setting `state`).
 ///
 /// Subclasses only *ask* for a state by assigning `state` (see ``GestureState`` for the state
-/// machine). The request goes to the dispatcher's ``GestureArena``, the one place that decides:
+/// machine). The request goes to the dispatcher's `GestureArena`, the one place that decides:
 /// it checks that the transition is legal (an illegal request trips an `assert` in debug builds
 /// and is ignored in release), asks the delegate (`shouldBegin`), holds a success back while a
 /// failure requirement is pending, and settles the other recognizers of the same touches. The
@@ -100,7 +100,7 @@ open class GestureRecognizer {
     /// Written only by `perform`, which the arena calls.
     @exclusivity(unchecked) var stateStorage: GestureState = .possible
     /// The recognizer's place in the arena (membership, held success, claimed touches, failure
-    /// requirements): read and written by ``GestureArena`` only.
+    /// requirements): read and written by `GestureArena` only.
     @exclusivity(unchecked) var seat = GestureArena.Seat()
     @exclusivity(unchecked) private var actions: [(GestureRecognizer) -> Void] = []
     /// Strong while the recognizer takes part in an interaction (the dispatcher sets it when it
@@ -146,7 +146,7 @@ open class GestureRecognizer {
     }
 
     /// The current state. Subclasses assign it to ask for a transition (UIKit's
-    /// `UIGestureRecognizerSubclass`); the ``GestureArena`` decides. An illegal request (one the
+    /// `UIGestureRecognizerSubclass`); the `GestureArena` decides. An illegal request (one the
     /// state machine of ``GestureState`` has no arrow for) is a programming error: it trips an
     /// `assert` in debug builds and is ignored in release builds.
     public var state: GestureState {

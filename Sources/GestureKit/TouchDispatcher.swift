@@ -1,4 +1,4 @@
-/// Routes input to recognizers; its ``GestureArena`` arbitrates between them. UIKit does this
+/// Routes input to recognizers; its `GestureArena` arbitrates between them. UIKit does this
 /// inside `UIWindow` / `UIApplication`'s gesture environment.
 ///
 /// Per touch frame:
@@ -18,6 +18,10 @@
 /// earlier timestamp is taken as "now").
 @MainActor
 public final class TouchDispatcher {
+    /// Helpers that act once per input instant, after every recognizer has seen it
+    /// (``TransformGestures`` moves its view there).
+    @exclusivity(unchecked) var instantObservers: [any InputInstantObserver] = []
+
     public let root: View
     public let scheduler = Scheduler()
     /// Called for every state transition, in order, after the recognizer's actions ran.
@@ -92,6 +96,11 @@ public final class TouchDispatcher {
     func endInstant(_ t: Double) {
         if needsHousekeeping { housekeeping() }
         scheduler.advance(to: t, inclusive: true) { self.housekeeping() }
+        var i = 0
+        while i < instantObservers.count {
+            instantObservers[i].inputInstantEnded()
+            i += 1
+        }
     }
 
     // MARK: Touch frames

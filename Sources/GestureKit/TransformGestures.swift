@@ -17,6 +17,10 @@
 ///   began. Each touch-down point of the content thus follows its finger.
 /// - The session ends when none of the three is active.
 ///
+/// The view moves once per input instant, after every recognizer has seen it (so the three
+/// values of one frame are applied together, and an action of yours that reads the view's
+/// transform sees the previous frame's place); ``onChange`` is called then.
+///
 /// The recognizers are added to `view` and allowed to recognize simultaneously with each other
 /// (their delegate; set your own and call ``recognizesTogether(_:_:)`` from it to keep that).
 /// The helper lives as long as the view's recognizers (their actions hold it); it holds the
@@ -28,12 +32,18 @@ public final class TransformGestures {
     public let pan: PanGestureRecognizer
     public let pinch: PinchGestureRecognizer
     public let rotation: RotationGestureRecognizer
-    /// Called after every change of the view's place, with the recognizer that changed it.
-    @exclusivity(unchecked) public var onChange: ((GestureRecognizer) -> Void)?
+    /// Called after every change of the view's place (once per input instant).
+    @exclusivity(unchecked) public var onChange: ((TransformGestures) -> Void)?
+    @exclusivity(unchecked) private var dirty = false
+    /// The dispatcher this helper registered with (at its first action).
+    @exclusivity(unchecked) private unowned(unsafe) var registeredWith: TouchDispatcher?
 
     private let togetherness = Together()
     @exclusivity(unchecked) private var inSession = false
     @exclusivity(unchecked) private var session = AffineTransform.identity
+    /// The superview's window-to-local matrix, taken when the session (re)starts (a view does
+    /// not change parents in the middle of a gesture), so a change does no tree walk.
+    @exclusivity(unchecked) private var parentInverse = AffineTransform.identity
     @exclusivity(unchecked) private var pivot = Point.zero
     @exclusivity(unchecked) private var panIn = false
     @exclusivity(unchecked) private var pinchIn = false
@@ -74,11 +84,15 @@ public final class TransformGestures {
         get { view.localToWindow }
         set {
             let parent = view.superview?.localToWindow ?? .identity
-            let m = newValue.concatenating(parent.inverted())
-            let b = view.bounds
-            view.center = Point(x: b.midX, y: b.midY).applying(m)
-            view.transform = AffineTransform(a: m.a, b: m.b, c: m.c, d: m.d, tx: 0, ty: 0)
+            place(newValue.concatenating(parent.inverted()))
         }
+    }
+
+    /// Sets the view's centre and transform from `m`, its local-to-superview matrix.
+    private func place(_ m: AffineTransform) {
+        let b = view.bounds
+        view.center = Point(x: b.midX, y: b.midY).applying(m)
+        view.transform = AffineTransform(a: m.a, b: m.b, c: m.c, d: m.d, tx: 0, ty: 0)
     }
 
     /// Whether a session runs (one of the three has begun and one is still active).
@@ -89,7 +103,7 @@ public final class TransformGestures {
     /// gesture goes on from there.
     public func restartSession() {
         guard inSession else { return }
-        session = windowMatrix
+        startSession()
         panOffset = panIn ? panValue : .zero
         scaleOffset = pinchIn ? scaleValue : 1
         angleOffset = rotationIn ? angleValue : 0
@@ -103,19 +117,34 @@ public final class TransformGestures {
     }
 
     private func changed(_ r: GestureRecognizer) {
+        if registeredWith == nil, let d = r.dispatcher {
+            d.instantObservers.append(self)
+            registeredWith = d
+        }
         switch r.state {
         case .began:
             rebase { join(r) }
             record(r)
+            dirty = true
         case .changed, .ended:
             record(r)
+            dirty = true
         default:
-            if !pan.state.isActive && !pinch.state.isActive && !rotation.state.isActive { inSession = false }
-            return
+            break
         }
-        apply()
-        onChange?(r)
-        if !pan.state.isActive && !pinch.state.isActive && !rotation.state.isActive { inSession = false }
+    }
+
+    /// Applies the instant's values (once), then ends the session when none of the three is
+    /// active.
+    private func flush() {
+        if dirty {
+            dirty = false
+            apply()
+            onChange?(self)
+        }
+        if inSession && !pan.state.isActive && !pinch.state.isActive && !rotation.state.isActive {
+            inSession = false
+        }
     }
 
     private func join(_ r: GestureRecognizer) {
@@ -135,7 +164,7 @@ public final class TransformGestures {
     /// A gesture begins: bring the view up to date with the others' values, then start the
     /// session again from here with the beginning gesture joined.
     private func rebase(join: () -> Void) {
-        if inSession { apply() }
+        if inSession && dirty { apply() }
         if !inSession {
             panIn = false
             pinchIn = false
@@ -146,11 +175,16 @@ public final class TransformGestures {
         }
         join()
         inSession = true
-        session = windowMatrix
+        startSession()
         panOffset = panIn ? panValue : .zero
         scaleOffset = pinchIn ? scaleValue : 1
         angleOffset = rotationIn ? angleValue : 0
         updatePivot()
+    }
+
+    private func startSession() {
+        parentInverse = (view.superview?.localToWindow ?? .identity).inverted()
+        session = view.localToWindow
     }
 
     /// The fingers' touch-down centroid moved by the translation already applied.
@@ -177,7 +211,7 @@ public final class TransformGestures {
             .concatenating(AffineTransform(scaleX: f, y: f))
             .concatenating(AffineTransform(rotationAngle: a))
             .concatenating(AffineTransform(translationX: c.x + t.dx, y: c.y + t.dy))
-        windowMatrix = session.concatenating(s)
+        place(session.concatenating(s).concatenating(parentInverse))
     }
 }
 
@@ -191,4 +225,14 @@ private final class Together: GestureRecognizerDelegate {
     ) -> Bool {
         members.contains(ObjectIdentifier(recognizer)) && members.contains(ObjectIdentifier(other))
     }
+}
+
+/// Something that acts once per input instant of a ``TouchDispatcher``, after every recognizer.
+@MainActor
+protocol InputInstantObserver: AnyObject {
+    func inputInstantEnded()
+}
+
+extension TransformGestures: InputInstantObserver {
+    func inputInstantEnded() { flush() }
 }
