@@ -234,6 +234,23 @@ struct EvemuTests {
         ),
         ("E: 1,5 0003 0035 1", "r.events:10: expected a time \"<seconds>.<microseconds>\", got \"1,5\""),
         ("E: 1.5.2 0003 0035 1", "r.events:10: expected a time \"<seconds>.<microseconds>\", got \"1.5.2\""),
+        // Times beyond Int64 nanoseconds, and overlong digit runs (found by scripts/fuzz: they trapped).
+        (
+            "E: 99999999999999999999.0 0003 0035 1",
+            "r.events:10: expected a time \"<seconds>.<microseconds>\", got \"99999999999999999999.0\""
+        ),
+        (
+            "E: 9999999999.0 0003 0035 1",
+            "r.events:10: expected a time \"<seconds>.<microseconds>\", got \"9999999999.0\""
+        ),
+        (
+            "E: 9223372036.854775808 0003 0035 1",
+            "r.events:10: expected a time \"<seconds>.<microseconds>\", got \"9223372036.854775808\""
+        ),
+        (
+            "E: 1.00000000000000000000000001 0003 0035 1",
+            "r.events:10: expected a time \"<seconds>.<microseconds>\", got \"1.00000000000000000000000001\""
+        ),
         ("E: 1.000000 00zz 0035 1", "r.events:10: expected a hexadecimal event type, got \"00zz\""),
         ("E: 1.000000 0003 -035 1", "r.events:10: expected a hexadecimal event code, got \"-035\""),
         ("E: 1.000000 0003 0035 1.5", "r.events:10: expected a decimal event value, got \"1.5\""),
@@ -258,6 +275,20 @@ struct EvemuTests {
         } catch {
             Issue.record("unexpected error type \(error)")
         }
+    }
+
+    /// The latest time that fits in `Int64` nanoseconds still reads (the bound of the error above).
+    @Test func latestRepresentableTime() throws {
+        let trace = try parse(
+            Self.header + """
+                E: 9223372036.854775806 0003 0039 1
+                E: 9223372036.854775806 0003 0035 100
+                E: 9223372036.854775806 0003 0036 50
+                E: 9223372036.854775806 0000 0000 0
+                E: 9223372036.854775807 0003 0039 -1
+                E: 9223372036.854775807 0000 0000 0
+                """)
+        #expect(trace.events == [frame(0, began(1, 100, 50)), frame(1e-9, ended(1, 100, 50))])
     }
 
     @Test func errorsInTheDeviceDescriptionNameThatFile() {
@@ -357,6 +388,14 @@ struct GeteventTests {
         ("[ 1.0] EV_FOO ABS_MT_POSITION_X 00000001", "g.txt:1: unknown event type \"EV_FOO\""),
         ("[ 1.0] EV_ABS ABS_FOO 00000001", "g.txt:1: unknown event code \"ABS_FOO\""),
         ("[ 1.0] EV_ABS ABS_X 0000000g", "g.txt:1: expected a hexadecimal event value, got \"0000000g\""),
+        (
+            "[ 99999999999999999999.0] EV_ABS ABS_X 00000001",
+            "g.txt:1: expected a time \"<seconds>.<microseconds>\", got \"99999999999999999999.0\""
+        ),
+        (
+            "[ 21298914357.5] EV_ABS ABS_X 00000001",
+            "g.txt:1: expected a time \"<seconds>.<microseconds>\", got \"21298914357.5\""
+        ),
     ])
     func malformed(line: String, expected: String) {
         #expect(throws: (any Error).self) {
