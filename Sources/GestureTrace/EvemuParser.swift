@@ -145,6 +145,12 @@ struct EvemuParser {
                 file: file, line: line,
                 message: "expected \"A: <code hex> <min> <max> <fuzz> <flat> [<resolution>]\"")
         }
+        // The kernel's input_absinfo limits are 32-bit: wider ones would overflow the scaling.
+        guard Int32(exactly: lo) != nil, Int32(exactly: hi) != nil else {
+            throw TraceError(
+                file: file, line: line,
+                message: "expected the axis minimum and maximum to be 32-bit integers, got \(lo) and \(hi)")
+        }
         return (code, AxisRange(min: lo, max: hi))
     }
 

@@ -257,6 +257,15 @@ struct EvemuTests {
         ("E: 1.000000 0003 0035 0x10", "r.events:10: expected a decimal event value, got \"0x10\""),
         ("A: 35 0", "r.events:10: expected \"A: <code hex> <min> <max> <fuzz> <flat> [<resolution>]\""),
         ("A: 3g 0 10 0 0", "r.events:10: expected \"A: <code hex> <min> <max> <fuzz> <flat> [<resolution>]\""),
+        // Limits beyond the kernel's 32-bit input_absinfo (found by scripts/fuzz: the scaling trapped).
+        (
+            "A: 35 -9223372036854775808 9223372036854775807 0 0 0",
+            "r.events:10: expected the axis minimum and maximum to be 32-bit integers, got -9223372036854775808 and 9223372036854775807"
+        ),
+        (
+            "A: 36 0 2147483648 0 0 0",
+            "r.events:10: expected the axis minimum and maximum to be 32-bit integers, got 0 and 2147483648"
+        ),
         (
             "{\"type\":\"down\"}",
             "r.events:10: expected an evemu line (\"N:\", \"I:\", \"P:\", \"B:\", \"A:\", \"L:\", \"S:\", \"E:\" or \"#\")"
@@ -275,6 +284,20 @@ struct EvemuTests {
         } catch {
             Issue.record("unexpected error type \(error)")
         }
+    }
+
+    /// The widest 32-bit axis range scales without overflow: its ends map to the viewport's edges.
+    @Test func widestAxisRange() throws {
+        let trace = try parse(
+            """
+            A: 35 -2147483648 2147483647 0 0 0
+            A: 36 -2147483648 2147483647 0 0 0
+            E: 1.0 0003 0039 1
+            E: 1.0 0003 0035 -2147483648
+            E: 1.0 0003 0036 2147483647
+            E: 1.0 0000 0000 0
+            """)
+        #expect(trace.events == [frame(0, began(1, 0, Double(500).nextDown))])
     }
 
     /// The latest time that fits in `Int64` nanoseconds still reads (the bound of the error above).
