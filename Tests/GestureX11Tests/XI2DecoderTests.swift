@@ -1,4 +1,5 @@
 import CX11
+import Foundation
 import GestureX11
 import Testing
 
@@ -226,6 +227,35 @@ struct XI2DecoderTests {
         #expect(Self.decode(bytes, opcode: Self.opcode + 1) == .ignored)
         #expect(Self.decode(Array(bytes[..<40]), opcode: Self.opcode + 1) == .ignored)
         #expect(Self.decode(Array(bytes[..<40])) != .ignored)
+    }
+
+    /// Fuzz/corpus/xi2 (scripts/fuzz's seeds, written by Fuzz/XI2Decoder/seeds.c): `real-*` were
+    /// captured from Xvfb (XTest input, an MPX master added and removed), the others are built
+    /// with the C structs.
+    @Test("The fuzzer's seeds decode, the real events captured from Xvfb included")
+    func fuzzSeeds() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let dir = root.appendingPathComponent("Fuzz/corpus/xi2")
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
+        #expect(names.filter { $0.hasPrefix("real-") }.count >= 10)
+        var kinds: Set<String> = []
+        var removedMasters: [Int32] = []
+        for name in names {
+            let result = Self.decode([UInt8](try Data(contentsOf: dir.appendingPathComponent(name))))
+            if name.hasSuffix("-type7") {  // XI_Enter: not handled
+                #expect(result == .ignored, "\(name)")
+                continue
+            }
+            guard case .event(let event) = result else {
+                Issue.record("\(name): \(result)")
+                continue
+            }
+            if name.hasPrefix("real-") { kinds.insert(String(describing: event).prefix { $0 != "(" }.description) }
+            if case .hierarchy(let removed, _) = event, name.hasPrefix("real-") { removedMasters += removed }
+        }
+        #expect(kinds == ["motion", "button", "key", "leave", "hierarchy"])
+        #expect(removedMasters.count == 2, "the pointer and keyboard of the removed master")
     }
 
     // MARK: Buffers, built with xcb-xinput's structs
