@@ -145,6 +145,12 @@ struct EvemuParser {
                 file: file, line: line,
                 message: "expected \"A: <code hex> <min> <max> <fuzz> <flat> [<resolution>]\"")
         }
+        // The kernel's input_absinfo limits are 32-bit: wider ones would overflow the scaling.
+        guard Int32(exactly: lo) != nil, Int32(exactly: hi) != nil else {
+            throw TraceError(
+                file: file, line: line,
+                message: "expected the axis minimum and maximum to be 32-bit integers, got \(lo) and \(hi)")
+        }
         return (code, AxisRange(min: lo, max: hi))
     }
 
@@ -217,31 +223,36 @@ struct EvemuParser {
         return Int32(exactly: v)
     }
 
-    /// `sec.frac` (up to 9 fractional digits) as nanoseconds.
+    /// `sec.frac` (up to 9 fractional digits) as nanoseconds; nil when malformed or beyond
+    /// `Int64` nanoseconds (9223372036.854775807 s, the year 2262).
     static func parseTime(_ b: ArraySlice<UInt8>) -> Int64? {
         var sec: Int64 = 0
         var secDigits = 0
         var i = b.startIndex
         while i < b.endIndex, b[i] >= UInt8(ascii: "0"), b[i] <= UInt8(ascii: "9") {
-            sec = sec * 10 + Int64(b[i] - UInt8(ascii: "0"))
             secDigits += 1
+            guard secDigits <= 12 else { return nil }
+            sec = sec * 10 + Int64(b[i] - UInt8(ascii: "0"))
             i += 1
         }
-        guard secDigits > 0, secDigits <= 12 else { return nil }
+        guard secDigits > 0 else { return nil }
         var ns: Int64 = 0
         if i < b.endIndex {
             guard b[i] == UInt8(ascii: ".") else { return nil }
             i += 1
             var digits = 0
             while i < b.endIndex, b[i] >= UInt8(ascii: "0"), b[i] <= UInt8(ascii: "9") {
-                ns = ns * 10 + Int64(b[i] - UInt8(ascii: "0"))
                 digits += 1
+                guard digits <= 9 else { return nil }
+                ns = ns * 10 + Int64(b[i] - UInt8(ascii: "0"))
                 i += 1
             }
-            guard i == b.endIndex, digits > 0, digits <= 9 else { return nil }
+            guard i == b.endIndex, digits > 0 else { return nil }
             for _ in digits..<9 { ns *= 10 }
         }
-        return sec * 1_000_000_000 + ns
+        let (whole, o1) = sec.multipliedReportingOverflow(by: 1_000_000_000)
+        let (time, o2) = whole.addingReportingOverflow(ns)
+        return o1 || o2 ? nil : time
     }
 
     // MARK: Touch reconstruction

@@ -164,7 +164,7 @@ extension X11Shell {
     private func handleGeneric(_ event: UnsafeMutablePointer<xcb_generic_event_t>) {
         let ge = core(event, as: xcb_ge_generic_event_t.self)
         guard xiOpcode != 0, ge.extension == xiOpcode else { return }
-        let bytes = UnsafeRawBufferPointer(start: event, count: 36 + Int(ge.length) * 4)
+        let bytes = UnsafeRawBufferPointer(start: event, count: XI2Decoder.xcbEventSize(event) ?? 0)
         switch XI2Decoder.decode(bytes, xiOpcode: xiOpcode) {
         case .event(let e): handleXI2(e)
         case .ignored: break
@@ -209,7 +209,7 @@ extension X11Shell {
             key(
                 keycode: UInt8(truncatingIfNeeded: keycode), group: Int(group), pressed: pressed, modifiers: mods,
                 repeated: flags & XI2Decoder.keyRepeat != 0, pointer: point(ex, ey), time: time)
-        case .leave:
+        case .leave(_, _):
             if !translator.hasActiveFingers { translator.hover = nil }
         case .pinch(let phase, let cancelled, _, let ex, let ey, let scaleValue, let angle, let time):
             motionSeen = true

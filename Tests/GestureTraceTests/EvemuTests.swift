@@ -234,12 +234,38 @@ struct EvemuTests {
         ),
         ("E: 1,5 0003 0035 1", "r.events:10: expected a time \"<seconds>.<microseconds>\", got \"1,5\""),
         ("E: 1.5.2 0003 0035 1", "r.events:10: expected a time \"<seconds>.<microseconds>\", got \"1.5.2\""),
+        // Times beyond Int64 nanoseconds, and overlong digit runs (found by scripts/fuzz: they trapped).
+        (
+            "E: 99999999999999999999.0 0003 0035 1",
+            "r.events:10: expected a time \"<seconds>.<microseconds>\", got \"99999999999999999999.0\""
+        ),
+        (
+            "E: 9999999999.0 0003 0035 1",
+            "r.events:10: expected a time \"<seconds>.<microseconds>\", got \"9999999999.0\""
+        ),
+        (
+            "E: 9223372036.854775808 0003 0035 1",
+            "r.events:10: expected a time \"<seconds>.<microseconds>\", got \"9223372036.854775808\""
+        ),
+        (
+            "E: 1.00000000000000000000000001 0003 0035 1",
+            "r.events:10: expected a time \"<seconds>.<microseconds>\", got \"1.00000000000000000000000001\""
+        ),
         ("E: 1.000000 00zz 0035 1", "r.events:10: expected a hexadecimal event type, got \"00zz\""),
         ("E: 1.000000 0003 -035 1", "r.events:10: expected a hexadecimal event code, got \"-035\""),
         ("E: 1.000000 0003 0035 1.5", "r.events:10: expected a decimal event value, got \"1.5\""),
         ("E: 1.000000 0003 0035 0x10", "r.events:10: expected a decimal event value, got \"0x10\""),
         ("A: 35 0", "r.events:10: expected \"A: <code hex> <min> <max> <fuzz> <flat> [<resolution>]\""),
         ("A: 3g 0 10 0 0", "r.events:10: expected \"A: <code hex> <min> <max> <fuzz> <flat> [<resolution>]\""),
+        // Limits beyond the kernel's 32-bit input_absinfo (found by scripts/fuzz: the scaling trapped).
+        (
+            "A: 35 -9223372036854775808 9223372036854775807 0 0 0",
+            "r.events:10: expected the axis minimum and maximum to be 32-bit integers, got -9223372036854775808 and 9223372036854775807"
+        ),
+        (
+            "A: 36 0 2147483648 0 0 0",
+            "r.events:10: expected the axis minimum and maximum to be 32-bit integers, got 0 and 2147483648"
+        ),
         (
             "{\"type\":\"down\"}",
             "r.events:10: expected an evemu line (\"N:\", \"I:\", \"P:\", \"B:\", \"A:\", \"L:\", \"S:\", \"E:\" or \"#\")"
@@ -258,6 +284,34 @@ struct EvemuTests {
         } catch {
             Issue.record("unexpected error type \(error)")
         }
+    }
+
+    /// The widest 32-bit axis range scales without overflow: its ends map to the viewport's edges.
+    @Test func widestAxisRange() throws {
+        let trace = try parse(
+            """
+            A: 35 -2147483648 2147483647 0 0 0
+            A: 36 -2147483648 2147483647 0 0 0
+            E: 1.0 0003 0039 1
+            E: 1.0 0003 0035 -2147483648
+            E: 1.0 0003 0036 2147483647
+            E: 1.0 0000 0000 0
+            """)
+        #expect(trace.events == [frame(0, began(1, 0, Double(500).nextDown))])
+    }
+
+    /// The latest time that fits in `Int64` nanoseconds still reads (the bound of the error above).
+    @Test func latestRepresentableTime() throws {
+        let trace = try parse(
+            Self.header + """
+                E: 9223372036.854775806 0003 0039 1
+                E: 9223372036.854775806 0003 0035 100
+                E: 9223372036.854775806 0003 0036 50
+                E: 9223372036.854775806 0000 0000 0
+                E: 9223372036.854775807 0003 0039 -1
+                E: 9223372036.854775807 0000 0000 0
+                """)
+        #expect(trace.events == [frame(0, began(1, 100, 50)), frame(1e-9, ended(1, 100, 50))])
     }
 
     @Test func errorsInTheDeviceDescriptionNameThatFile() {
@@ -357,6 +411,14 @@ struct GeteventTests {
         ("[ 1.0] EV_FOO ABS_MT_POSITION_X 00000001", "g.txt:1: unknown event type \"EV_FOO\""),
         ("[ 1.0] EV_ABS ABS_FOO 00000001", "g.txt:1: unknown event code \"ABS_FOO\""),
         ("[ 1.0] EV_ABS ABS_X 0000000g", "g.txt:1: expected a hexadecimal event value, got \"0000000g\""),
+        (
+            "[ 99999999999999999999.0] EV_ABS ABS_X 00000001",
+            "g.txt:1: expected a time \"<seconds>.<microseconds>\", got \"99999999999999999999.0\""
+        ),
+        (
+            "[ 21298914357.5] EV_ABS ABS_X 00000001",
+            "g.txt:1: expected a time \"<seconds>.<microseconds>\", got \"21298914357.5\""
+        ),
     ])
     func malformed(line: String, expected: String) {
         #expect(throws: (any Error).self) {
