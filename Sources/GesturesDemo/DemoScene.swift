@@ -523,11 +523,19 @@ public final class DemoScene: ShellScene {
         return rects
     }
 
-    /// Whether a recognizer has begun, may still recognize touches that are down, or waits on a
-    /// timer (the shell batches a drag that has none of these and draws nothing).
+    /// Whether the next move of the touches down could change what is drawn: a recognizer has
+    /// begun, or is still possible with touches down that a move could make it recognize or fail.
+    /// A pinch or rotation holding one touch is not: a move of that finger changes nothing until
+    /// a second one lands. (The shell reads a drag that is not live in batches; timers fire on
+    /// time regardless.)
     public var hasLiveGestures: Bool {
         for r in recognizers {
-            if r.state.isActive || r.hasTimer || (r.state == .possible && r.numberOfDownTouches > 0) { return true }
+            if r.state.isActive { return true }
+            guard r.state == .possible else { continue }
+            let down = r.numberOfDownTouches
+            if down == 0 { continue }
+            if r is TwoTouchGestureRecognizer && down < 2 { continue }
+            return true
         }
         return false
     }
