@@ -44,6 +44,7 @@ extension X11Shell {
             if !running { return }
             next = x.nextEvent(read: false)
         }
+        applyHeldMotion()
         presenter.checkSync()
         flushFrame()
         applyPendingResize()
@@ -79,6 +80,7 @@ extension X11Shell {
 
     func handle(_ event: UnsafeMutablePointer<xcb_generic_event_t>) {
         let type = event.pointee.response_type & ~CoreEvent.sendEventBit
+        if heldMotion != nil && type != CoreEvent.genericEvent { applyHeldMotion() }
         presenter.serverProcessed(through: event.pointee.full_sequence)
         switch type {
         case CoreEvent.error:
@@ -178,7 +180,34 @@ extension X11Shell {
         writeStderr("gestures: warning: dropped a malformed XInput 2 event (\(why))")
     }
 
+    /// A pointer motion whose finger is down, not yet given to the translator. The moves of a
+    /// finger within one read coalesce into one frame anyway (``TouchFrameBuilder``), so of a run
+    /// of motions of one pointer only the last is translated: it is applied before any other
+    /// event is handled and at the end of the read.
+    struct HeldMotion {
+        var device: Int32
+        /// In pixels (converted when applied).
+        var x: Double
+        var y: Double
+        var modifiers: UInt32
+        var time: UInt32
+    }
+
+    func applyHeldMotion() {
+        guard let held = heldMotion else { return }
+        heldMotion = nil
+        apply(held)
+    }
+
+    private func apply(_ m: HeldMotion) {
+        translator.pointerMoved(device: m.device, to: point(m.x, m.y), modifiers: m.modifiers, into: &scratch)
+        if scratch.isEmpty { noteActivity() } else { addChanges(at: eventTime(m.time)) }
+    }
+
     private func handleXI2(_ event: XI2Event) {
+        if heldMotion != nil {
+            if case .motion = event {} else { applyHeldMotion() }
+        }
         switch event {
         case .touch(let phase, let device, let touch, let ex, let ey, let time, _):
             let p = point(ex, ey)
@@ -193,8 +222,19 @@ extension X11Shell {
         case .motion(let device, let ex, let ey, let mods, let time, let flags):
             motionSeen = true
             if touchSelected && flags & XI2Decoder.pointerEmulated != 0 { return }
-            translator.pointerMoved(device: device, to: point(ex, ey), modifiers: mods, into: &scratch)
-            if scratch.isEmpty { noteActivity() } else { addChanges(at: eventTime(time)) }
+            let motion = HeldMotion(device: device, x: ex, y: ey, modifiers: mods, time: time)
+            if let held = heldMotion {
+                if held.device == device {
+                    heldMotion = motion  // its finger is down: only the last of a run counts
+                    return
+                }
+                applyHeldMotion()
+            }
+            if translator.isPointerDown(device) {
+                heldMotion = motion
+            } else {
+                apply(motion)
+            }
         case .button(let pressed, let device, let button, let ex, let ey, let mods, let time, let flags):
             if touchSelected && flags & XI2Decoder.pointerEmulated != 0 { return }
             let p = point(ex, ey)

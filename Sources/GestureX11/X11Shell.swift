@@ -113,6 +113,8 @@ public final class X11Shell {
     @exclusivity(unchecked) var received = 0.0
 
     @exclusivity(unchecked) var motionSeen = false
+    /// The last pointer motion of a read, while its finger is down (see `applyHeldMotion()`).
+    @exclusivity(unchecked) var heldMotion: HeldMotion?
     var malformedReported = 0
     var windowDestroyed = false
     /// Window pixels exposed since the last frame (uploaded again from the back buffer).

@@ -168,7 +168,8 @@ public enum XI2Decoder {
     }
 
     private static func decode(_ kind: Kind, _ f: Fields) throws(Malformed) -> XI2Event {
-        let name = kind.name
+        // The event's name, for error texts only (formatted lazily).
+        var name: String { kind.name }
         let device = Int32(try f.u16(10))
         let time = try f.u32(12)
         switch kind {
@@ -226,17 +227,17 @@ public enum XI2Decoder {
 
     /// An `xXIDeviceEvent` is its fixed part, `buttons_len` words of button mask, `valuators_len`
     /// words of valuator mask, then one FP32.32 (8 bytes) per bit set in the valuator mask.
-    private static func checkDeviceEvent(_ f: Fields, name: String) throws(Malformed) {
+    private static func checkDeviceEvent(_ f: Fields, name: @autoclosure () -> String) throws(Malformed) {
         let fixed = FixedSize.deviceEvent
-        try f.require(fixed, name, "the fixed part of an XIDeviceEvent")
+        try f.require(fixed, name(), "the fixed part of an XIDeviceEvent")
         let buttonsLen = Int(try f.u16(52))
         let valuatorsLen = Int(try f.u16(54))
         let masks = fixed + 4 * buttonsLen
         let values = masks + 4 * valuatorsLen
-        try f.require(values, name, "its buttons_len \(buttonsLen) and valuators_len \(valuatorsLen) mask words")
+        try f.require(values, name(), "its buttons_len \(buttonsLen) and valuators_len \(valuatorsLen) mask words")
         var axes = 0
         for word in 0..<valuatorsLen { axes += try f.u32(masks + 4 * word).nonzeroBitCount }
-        try f.require(values + 8 * axes, name, "the \(axes) valuator values of its mask")
+        try f.require(values + 8 * axes, name(), "the \(axes) valuator values of its mask")
     }
 
     /// `36 + 4 × length`, or nil when it does not fit in an `Int`.
@@ -260,11 +261,14 @@ public enum XI2Decoder {
         let limit: Int
 
         /// Throws unless the event's declared size covers `end` bytes.
-        func require(_ end: Int, _ name: String, _ what: String) throws(Malformed) {
+        /// (The texts are autoclosures: formatted only for a malformed event, never per event.)
+        func require(
+            _ end: Int, _ name: @autoclosure () -> String, _ what: @autoclosure () -> String
+        ) throws(Malformed) {
             guard end <= limit else {
                 throw Malformed(
-                    "XI2 \(name) event of \(limit) bytes (length field \((limit - 36) / 4)) is too short for "
-                        + "\(what) (\(end) bytes)")
+                    "XI2 \(name()) event of \(limit) bytes (length field \((limit - 36) / 4)) is too short for "
+                        + "\(what()) (\(end) bytes)")
             }
         }
 

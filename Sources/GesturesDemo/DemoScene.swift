@@ -225,6 +225,9 @@ public final class DemoScene: ShellScene {
         edgePan.addAction { [unowned self] _ in self.edgePanned() }
     }
 
+    /// ``recognizers``, built once (read on the per-event path without allocating).
+    private lazy var allRecognizers: [GestureRecognizer] = recognizers
+
     /// The recognizers, in the order of the table above.
     public var recognizers: [GestureRecognizer] {
         [tap] + swipes + [pinch, rotation, shake, imagePan, imagePinch, imageRotation, imageLongPress, edgePan]
@@ -419,7 +422,7 @@ public final class DemoScene: ShellScene {
     private func trackImageSettle() {
         guard imageCache != nil else { return }
         let m = imageMatrix
-        let linear = [m.a, m.b, m.c, m.d]
+        let linear = SIMD4(m.a, m.b, m.c, m.d)
         guard linear != settleLinear else { return }
         settleLinear = linear
         settleDeadline = dispatcher.now + Self.imageSettleDelay
@@ -487,7 +490,7 @@ public final class DemoScene: ShellScene {
         var touches: [Point]
     }
     @exclusivity(unchecked) private var drawn: DrawnState?
-    @exclusivity(unchecked) private var settleLinear: [Double] = []
+    @exclusivity(unchecked) private var settleLinear = SIMD4<Double>(.nan, .nan, .nan, .nan)
     @exclusivity(unchecked) private var settleDeadline: Double?
     /// The settle delay passed: the next frame redraws the picture from its new copy.
     @exclusivity(unchecked) private var settleRedraw = false
@@ -529,7 +532,7 @@ public final class DemoScene: ShellScene {
     /// a second one lands. (The shell reads a drag that is not live in batches; timers fire on
     /// time regardless.)
     public var hasLiveGestures: Bool {
-        for r in recognizers {
+        for r in allRecognizers {
             if r.state.isActive { return true }
             guard r.state == .possible else { continue }
             let down = r.numberOfDownTouches

@@ -24,7 +24,7 @@ import CCairo
 @MainActor
 public final class ScaledImageCache {
     nonisolated(unsafe) private var surface: OpaquePointer?
-    private var key: [Double] = []
+    private var key = SIMD4<Double>(.nan, .nan, .nan, .nan)
     /// The copy's pixel (0, 0) relative to where the matrix puts image pixel (0, 0).
     private var offset = (x: 0.0, y: 0.0)
     private var size = (width: 0, height: 0)
@@ -46,7 +46,7 @@ public final class ScaledImageCache {
         _ image: OpaquePointer, width: Int, height: Int, matrix m: cairo_matrix_t, settled: Bool,
         background: (Double, Double, Double), into cr: OpaquePointer
     ) {
-        let linear = [m.xx, m.yx, m.xy, m.yy]
+        let linear = SIMD4(m.xx, m.yx, m.xy, m.yy)
         if linear != key {
             guard settled else {
                 drawStraight(image, width: width, height: height, matrix: m, into: cr)
@@ -90,7 +90,7 @@ public final class ScaledImageCache {
     ) {
         if let s = surface { cairo_surface_destroy(s) }
         surface = nil
-        key = [m.xx, m.yx, m.xy, m.yy]
+        key = SIMD4(m.xx, m.yx, m.xy, m.yy)
         let w = Double(width)
         let h = Double(height)
         let xs = [0, m.xx * w, m.xy * h, m.xx * w + m.xy * h]
