@@ -7,7 +7,7 @@
 //   getevent  the Android `getevent -lt` reader and its multitouch reconstruction
 //   gzip      gzip decompression, then TraceReader.parse of the result
 //   json      the JSON value parser, as a line and as a document
-//   spec      the recognizer playground spec (DESIGN §4.3; Sources/GesturesDemo/PlaygroundSpec.swift,
+//   spec      the recognizer playground spec (DESIGN §4.3; Sources/GesturesDemo/PlaygroundSpec*.swift,
 //             compiled into this harness)
 //
 // Besides crashes and AddressSanitizer reports, the harness checks what the readers promise: an

@@ -120,17 +120,28 @@ public class PanGestureRecognizer: GestureRecognizer {
         return Vector(dx: v.x, dy: v.y)
     }
 
-    /// UIKit: `translation(in:)`: the translation converted to `view`'s coordinates (`nil`: window).
+    /// UIKit: `translation(in:)`: the translation since touch-down (or the last
+    /// ``setTranslation(_:in:)``) as a vector in `view`'s coordinate space; `nil` is window points.
+    ///
+    /// The window-space translation is taken through the inverse of the linear part of `view`'s
+    /// transform to the window (the transforms of `view` and of all its ancestors: rotation,
+    /// scale, shear; translations do not move vectors), as UIKit's conversion between views does.
+    /// On a view turned a quarter turn clockwise a drag of 20 pt to the right reads (0, −20); on
+    /// a view scaled by 2 it reads (10, 0). The conversion uses the transforms at the moment of
+    /// the call: to move a view with its own gesture, ask in a space that does not move with it
+    /// (`view.superview`, UIKit's usual pattern). The event log reports `translation(in: nil)`.
     public func translation(in view: View?) -> Vector {
         toView(windowTranslation, view)
     }
 
-    /// UIKit: `velocity(in:)`, points per second.
+    /// UIKit: `velocity(in:)`, points per second, in `view`'s coordinate space (`nil`: window),
+    /// converted as ``translation(in:)``.
     public func velocity(in view: View?) -> Vector {
         toView(windowVelocity, view)
     }
 
-    /// UIKit: `setTranslation(_:in:)`: re-bases the translation and zeroes the velocity.
+    /// UIKit: `setTranslation(_:in:)`: re-bases the translation and zeroes the velocity;
+    /// `translation` is in `view`'s coordinate space (`nil`: window points).
     public func setTranslation(_ translation: Vector, in view: View?) {
         let w = view.map { translation.applying($0.localToWindow) } ?? translation
         let (c, n) = countedCentroid()

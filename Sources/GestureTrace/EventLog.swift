@@ -14,6 +14,13 @@ public enum EventLog {
     /// `edge`; pinch `scale`, `velocity`; rotation `rotation`, `velocity`; longPress and shake
     /// none. Numbers go through ``formatNumber(_:)``.
     public static func line(for transition: GestureTransition, label: String?) -> String {
+        line(for: transition, values: transition.values, label: label)
+    }
+
+    /// As ``line(for:label:)`` with the kind fields taken from `values` instead of the
+    /// transition's: the recognizer playground reports a pan's translation and velocity in
+    /// another view's coordinates this way (its `reportIn`).
+    public static func line(for transition: GestureTransition, values: GestureValues, label: String?) -> String {
         var j = JSONLine()
         j.add("type", "gesture")
         j.add("t", transition.time)
@@ -23,7 +30,7 @@ public enum EventLog {
         j.add("x", transition.location.x)
         j.add("y", transition.location.y)
         j.add("touches", transition.numberOfTouches)
-        switch transition.values {
+        switch values {
         case .tap(let taps, let touches):
             j.add("touches", touches)
             j.add("taps", taps)

@@ -4,7 +4,7 @@ import GestureKit
 ///
 /// Rules (each violation is a ``TraceError`` naming the line):
 /// - every non-blank line is one JSON object with a string `type` among `viewport down move up
-///   cancel shake pinch wait`, and no keys other than those of its type;
+///   cancel shake pinch wait set`, and no keys other than those of its type;
 /// - `t` is a finite number ≥ 0 that never decreases; `id` is an integer; `x`, `y` are finite
 ///   numbers (required for down, move, up; optional, as a pair, for cancel);
 /// - a `down` needs its id not to be down, `move`/`up`/`cancel` need it down;
@@ -13,12 +13,17 @@ import GestureKit
 ///   `scale` (absolute, > 0) is optional and defaults to 1 at begin and to the previous pinch
 ///   event's scale otherwise; `angle` (a delta in degrees) is optional and defaults to 0. End and
 ///   cancel need only `t` and `phase`; missing values repeat the previous pinch event's.
+/// - `set` needs `recognizer` (a non-empty string) and at least one of `isEnabled` and
+///   `cancelsTouchesInView` (true or false), `translation` (`[dx, dy]`, finite), `scale` and
+///   `rotation` (finite numbers); it becomes a ``TraceAction``, not an input event.
 ///
-/// Touch lines sharing `t` (consecutive, in file order) form one ``TouchFrame``; shake, pinch and
-/// wait lines are events of their own and close the frame in progress.
+/// Touch lines sharing `t` (consecutive, in file order) form one ``TouchFrame``; shake, pinch,
+/// wait and set lines are events of their own and close the frame in progress (so a set line
+/// between two touch lines of the same `t` acts between them).
 struct JSONLTraceParser {
     let file: String
     var events: [InputEvent] = []
+    var actions: [TraceAction] = []
     var viewport: Size?
     private var frame: TouchFrame?
     private var lastTime: Double?
@@ -38,6 +43,7 @@ struct JSONLTraceParser {
         "shake": ["type", "t"],
         "wait": ["type", "t"],
         "pinch": ["type", "t", "phase", "x", "y", "scale", "angle"],
+        "set": ["type", "t", "recognizer"] + TraceAction.Setting.keys,
     ]
 
     mutating func parse(_ text: String) throws(TraceError) {
@@ -74,7 +80,9 @@ struct JSONLTraceParser {
         guard case .string(let type) = typeValue.kind else { throw fail(n, "expected \"type\" to be a string") }
         guard let allowed = Self.allowedKeys[type] else {
             throw fail(
-                n, "unknown type \(jsonQuote(type)) (expected viewport, down, move, up, cancel, shake, pinch or wait)")
+                n,
+                "unknown type \(jsonQuote(type)) (expected viewport, down, move, up, cancel, shake, pinch, wait or set)"
+            )
         }
         let first = !sawLine
         sawLine = true
@@ -139,6 +147,8 @@ struct JSONLTraceParser {
             try obj.checkKeys(allowed, type: type)
             closeFrame()
             events.append(.wait(timestamp: t))
+        case "set":
+            try parseSet(obj, at: t)
         default:  // pinch
             guard let phaseValue = obj["phase"] else { throw fail(n, "missing \"phase\"") }
             guard case .string(let phaseName) = phaseValue.kind, let phase = TouchpadPhase(rawValue: phaseName) else {
@@ -160,6 +170,49 @@ struct JSONLTraceParser {
         }
         lastTime = t
     }
+
+    /// A `set` line: a ``TraceAction`` placed after every event read so far.
+    private mutating func parseSet(_ obj: Object, at t: Double) throws(TraceError) {
+        guard let nameValue = obj["recognizer"] else { throw obj.fail("missing \"recognizer\"") }
+        guard case .string(let name) = nameValue.kind, !name.isEmpty else {
+            throw obj.fail("expected \"recognizer\" to be a recognizer's name (a non-empty string)")
+        }
+        var settings: [TraceAction.Setting] = []
+        for m in obj.members where m.key != "type" && m.key != "t" && m.key != "recognizer" {
+            switch m.key {
+            case "isEnabled", "cancelsTouchesInView":
+                guard case .bool(let b) = m.value.kind else {
+                    throw obj.fail("expected \(jsonQuote(m.key)) to be true or false")
+                }
+                settings.append(m.key == "isEnabled" ? .isEnabled(b) : .cancelsTouchesInView(b))
+            case "translation":
+                guard case .array(let items) = m.value.kind, items.count == 2,
+                    case .number(let dx, _) = items[0].kind, case .number(let dy, _) = items[1].kind,
+                    dx.isFinite, dy.isFinite
+                else {
+                    throw obj.fail("expected \"translation\" to be [dx, dy] (two finite numbers, window points)")
+                }
+                settings.append(.translation(Vector(dx: dx, dy: dy)))
+            case "scale":
+                settings.append(.scale(try obj.number("scale")))
+            case "rotation":
+                settings.append(.rotation(try obj.number("rotation")))
+            default:
+                throw obj.fail("unexpected key \(jsonQuote(m.key)) in a \"set\" line (expected \(Self.settingList))")
+            }
+        }
+        if settings.isEmpty {
+            throw obj.fail("expected a property to set (\(Self.settingList)) in a \"set\" line")
+        }
+        closeFrame()
+        actions.append(
+            TraceAction(
+                timestamp: t, recognizer: name, settings: settings, position: events.count, file: file,
+                line: obj.line))
+    }
+
+    static let settingList =
+        TraceAction.Setting.keys.dropLast().joined(separator: ", ") + " or " + TraceAction.Setting.keys.last!
 
     /// A JSON object of one line, with typed field access that throws the line's errors.
     private struct Object {

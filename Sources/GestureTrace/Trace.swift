@@ -31,11 +31,15 @@ public struct Trace: Equatable, Sendable {
     public var events: [InputEvent]
     /// True when `viewport` came from the trace's own viewport line (no `--size` given).
     public var viewportFromTrace: Bool
+    /// The JSON Lines trace's `set` lines, in file order, each placed among ``events``
+    /// (``TraceAction/position``). Empty for the other formats.
+    public var actions: [TraceAction]
 
-    public init(viewport: Size, events: [InputEvent], viewportFromTrace: Bool) {
+    public init(viewport: Size, events: [InputEvent], viewportFromTrace: Bool, actions: [TraceAction] = []) {
         self.viewport = viewport
         self.events = events
         self.viewportFromTrace = viewportFromTrace
+        self.actions = actions
     }
 
     /// The default viewport when neither `--size` nor the trace gives one.

@@ -68,12 +68,13 @@ public enum TraceReader {
         var parser = JSONLTraceParser(file: file)
         try parser.parse(text)
         if let size {
-            return Trace(viewport: size, events: parser.events, viewportFromTrace: false)
+            return Trace(viewport: size, events: parser.events, viewportFromTrace: false, actions: parser.actions)
         }
         if let v = parser.viewport {
-            return Trace(viewport: v, events: parser.events, viewportFromTrace: true)
+            return Trace(viewport: v, events: parser.events, viewportFromTrace: true, actions: parser.actions)
         }
-        return Trace(viewport: Trace.defaultViewport, events: parser.events, viewportFromTrace: false)
+        return Trace(
+            viewport: Trace.defaultViewport, events: parser.events, viewportFromTrace: false, actions: parser.actions)
     }
 
     // MARK: Helpers

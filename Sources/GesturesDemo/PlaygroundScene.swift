@@ -2,58 +2,31 @@ import CCairo
 import GestureKit
 import GestureTrace
 
-/// What a headless replay drives: the demo scene or a recognizer playground.
-@MainActor
-public protocol ReplayScene: AnyObject {
-    /// Receives each event-log line as it happens.
-    var onLogLine: ((String) -> Void)? { get set }
-    func handle(_ event: InputEvent)
-    func advance(to time: Double)
-    /// The line written after the replay (the demo's final line), if any.
-    var finalLogLine: String? { get }
-    /// Renders the current frame to a PNG file.
-    func renderPNG(to path: String) throws(RenderError)
-}
-
-extension DemoScene: ReplayScene {
-    public var finalLogLine: String? { finalLine() }
-    public func renderPNG(to path: String) throws(RenderError) {
-        try DemoRenderer.renderPNG(self, to: path)
-    }
-}
-
-/// Replays `events` through `scene` (DESIGN.md §4.1): every event in order, then the clock
-/// advances 1 s past the last one so that pending timers fire; the final line, if the scene has
-/// one, goes to `onLogLine` last.
-@MainActor
-public func replay(_ events: [InputEvent], through scene: any ReplayScene) {
-    var last = 0.0
-    for e in events {
-        scene.handle(e)
-        if e.timestamp.isFinite { last = max(last, e.timestamp) }
-    }
-    scene.advance(to: last + 1)
-    if let f = scene.finalLogLine { scene.onLogLine?(f) }
-}
-
 /// A recognizer playground built from a ``PlaygroundSpec`` (`gestures replay --recognizers`):
-/// recognizers without a frame on the full-viewport root view, the others on subviews of the
-/// root (one per distinct frame, in spec order, later ones in front), `requireToFail` and
-/// `simultaneousWith` wired by name. Logs transitions without labels; no layout or final line.
+/// the spec's declared views (each added to its parent in spec order, later siblings in front),
+/// then one subview of the root per distinct recognizer `frame` (in spec order, in front of the
+/// declared views); each recognizer on its named `view`, its frame's subview, or the
+/// full-viewport root. `requireToFail` is wired with `require(toFail:)`; the delegate questions
+/// are answered from the spec by one ``PlaygroundDelegate``. Logs transitions without labels
+/// (a pan's translation and velocity in its `reportIn` view's coordinates); no layout or final
+/// line.
 @MainActor
 public final class PlaygroundScene: ReplayScene {
     public let root: View
     public let dispatcher: TouchDispatcher
     /// In spec order.
     public let recognizers: [GestureRecognizer]
-    /// The subviews made for frames, in spec order.
+    /// Every view but the root: the declared views in spec order, then the subviews made for
+    /// recognizer frames, in spec order.
     public let subviews: [View]
-    private let simultaneity: Simultaneity
+    private let delegate = PlaygroundDelegate()
+    /// The view whose coordinates a recognizer's log values are reported in (absent: window).
+    private var reportViews: [ObjectIdentifier: View] = [:]
 
     public var onLogLine: ((String) -> Void)? {
         didSet {
             if onLogLine != nil {
-                dispatcher.onTransition = { [unowned self] t in self.onLogLine?(EventLog.line(for: t, label: nil)) }
+                dispatcher.onTransition = { [unowned self] t in self.onLogLine?(self.logLine(for: t)) }
             } else {
                 dispatcher.onTransition = nil
             }
@@ -63,39 +36,74 @@ public final class PlaygroundScene: ReplayScene {
     public init(spec: PlaygroundSpec, size: Size) {
         root = View(frame: Rect(origin: .zero, size: size), name: "root")
         dispatcher = TouchDispatcher(root: root)
+        var named: [String: View] = ["root": root]
         var views: [View] = []
-        var frames: [Rect] = []
+        for s in spec.views {
+            let v = View(frame: s.frame, name: s.name)
+            if let t = s.transform { v.transform = t }
+            v.isUserInteractionEnabled = s.userInteraction
+            (named[s.parent] ?? root).addSubview(v)
+            named[s.name] = v
+            views.append(v)
+        }
+        var frameViews: [(Rect, View)] = []
         var byName: [String: GestureRecognizer] = [:]
         var list: [GestureRecognizer] = []
         for s in spec.recognizers {
             let r = PlaygroundScene.make(s)
-            var host = root
+            var host = s.view.flatMap { named[$0] } ?? root
             if let f = s.frame {
-                if let i = frames.firstIndex(of: f) {
-                    host = views[i]
+                if let (_, v) = frameViews.first(where: { $0.0 == f }) {
+                    host = v
                 } else {
                     let v = View(frame: f, name: s.name)
                     root.addSubview(v)
+                    frameViews.append((f, v))
                     views.append(v)
-                    frames.append(f)
                     host = v
                 }
                 if let t = s.transform { host.transform = t }
             }
             host.addGestureRecognizer(r)
+            switch s.reportIn {
+            case .window: break
+            case .view: reportViews[ObjectIdentifier(r)] = host
+            case .superview: if let sv = host.superview { reportViews[ObjectIdentifier(r)] = sv }
+            }
             byName[s.name] = r
             list.append(r)
         }
-        simultaneity = Simultaneity()
+        func ids(_ names: [String]) -> [ObjectIdentifier] { names.compactMap { byName[$0].map(ObjectIdentifier.init) } }
         for (s, r) in zip(spec.recognizers, list) {
             for n in s.requireToFail { if let o = byName[n] { r.require(toFail: o) } }
-            for n in s.simultaneousWith {
-                if let o = byName[n] { simultaneity.pairs.append((ObjectIdentifier(r), ObjectIdentifier(o))) }
-            }
-            r.delegate = simultaneity
+            delegate.rules[ObjectIdentifier(r)] = PlaygroundDelegate.Rules(
+                shouldBegin: s.shouldBegin, shouldReceive: s.shouldReceive, simultaneousWith: ids(s.simultaneousWith),
+                requireFailureOf: ids(s.shouldRequireFailureOf), beRequiredToFailBy: ids(s.shouldBeRequiredToFailBy))
+            r.delegate = delegate
         }
         recognizers = list
         subviews = views
+    }
+
+    /// The view named in the spec (`root` included), if any.
+    public func view(named name: String) -> View? {
+        name == "root" ? root : subviews.first { $0.name == name }
+    }
+
+    /// A transition's log line: a pan's translation and velocity converted to its `reportIn`
+    /// view's coordinates (the linear part of the view's transform to the window, inverted: what
+    /// `translation(in:)` and `velocity(in:)` return); `x`, `y` stay window points.
+    private func logLine(for t: GestureTransition) -> String {
+        guard let v = reportViews[ObjectIdentifier(t.recognizer)] else { return EventLog.line(for: t, label: nil) }
+        let m = v.localToWindow.inverted()
+        let values: GestureValues
+        switch t.values {
+        case .pan(let tr, let vel): values = .pan(translation: tr.applying(m), velocity: vel.applying(m))
+        case .screenEdgePan(let tr, let vel, let edge):
+            values = .screenEdgePan(translation: tr.applying(m), velocity: vel.applying(m), edge: edge)
+        default: values = t.values
+        }
+        return EventLog.line(for: t, values: values, label: nil)
     }
 
     static func make(_ s: RecognizerSpec) -> GestureRecognizer {
@@ -168,8 +176,8 @@ public final class PlaygroundScene: ReplayScene {
     public func advance(to time: Double) { dispatcher.advance(to: time) }
     public var finalLogLine: String? { nil }
 
-    /// Draws the playground: the root, each subview (under its transform) outlined with the names
-    /// of its recognizers, and the touches down.
+    /// Draws the playground: the root, each subview (under its transforms) outlined with the
+    /// names of its recognizers, and the touches down.
     public func draw(into cr: OpaquePointer) {
         cairo_save(cr)
         cairo_set_source_rgb(cr, 0.97, 0.97, 0.97)
@@ -188,9 +196,11 @@ public final class PlaygroundScene: ReplayScene {
             var cm = cairo_matrix_t(xx: m.a, yx: m.b, xy: m.c, yy: m.d, x0: m.tx, y0: m.ty)
             cairo_transform(cr, &cm)
             cairo_rectangle(cr, 0, 0, v.bounds.width, v.bounds.height)
-            cairo_set_source_rgba(cr, 0.26, 0.55, 0.89, 0.25)
+            // Views that take no touches (userInteraction false) are grey.
+            let (r, g, b) = v.isUserInteractionEnabled ? (0.26, 0.55, 0.89) : (0.6, 0.6, 0.6)
+            cairo_set_source_rgba(cr, r, g, b, 0.25)
             cairo_fill_preserve(cr)
-            cairo_set_source_rgb(cr, 0.26, 0.55, 0.89)
+            cairo_set_source_rgb(cr, r, g, b)
             cairo_set_line_width(cr, 2)
             cairo_stroke(cr)
             cairo_set_source_rgb(cr, 0.1, 0.1, 0.2)
@@ -211,18 +221,5 @@ public final class PlaygroundScene: ReplayScene {
 
     public func renderPNG(to path: String) throws(RenderError) {
         try DemoRenderer.writePNG(size: root.bounds.size, to: path) { cr in self.draw(into: cr) }
-    }
-}
-
-/// The playground's delegate: recognizers named in each other's `simultaneousWith` run together.
-@MainActor
-final class Simultaneity: GestureRecognizerDelegate {
-    var pairs: [(ObjectIdentifier, ObjectIdentifier)] = []
-    func gestureRecognizer(
-        _ recognizer: GestureRecognizer, shouldRecognizeSimultaneouslyWith other: GestureRecognizer
-    ) -> Bool {
-        let a = ObjectIdentifier(recognizer)
-        let b = ObjectIdentifier(other)
-        return pairs.contains { ($0.0 == a && $0.1 == b) || ($0.0 == b && $0.1 == a) }
     }
 }

@@ -15,6 +15,65 @@ public enum KnobValue: Equatable, Sendable {
     case edges(RectEdge)
 }
 
+/// A delegate answer written as data (`shouldBegin`, `shouldReceive`): a constant, or tests that
+/// must all hold.
+public enum SpecCondition: Equatable, Sendable {
+    case always(Bool)
+    case all([Test])
+
+    public enum Test: Equatable, Sendable {
+        /// The recognizer's `numberOfTouches` is at least this (shouldBegin).
+        case minTouches(Int)
+        /// The recognizer's `numberOfTouches` is at most this (shouldBegin).
+        case maxTouches(Int)
+        /// The point is inside this rectangle, window points (half-open, as `CGRect.contains`):
+        /// the recognizer's location (shouldBegin), the touch's location at touch-down
+        /// (shouldReceive).
+        case inRect(Rect)
+        /// The touch's id (from the trace) is one of these (shouldReceive).
+        case touchIDs([Int])
+    }
+}
+
+/// Which view's coordinates the log reports a pan's `translation` and `velocity` in.
+public enum ReportSpace: String, Equatable, Sendable, CaseIterable {
+    /// Window points: `translation(in: nil)` (the default, as in the demo's log).
+    case window
+    /// The recognizer's own view: `translation(in: recognizer.view)`.
+    case view
+    /// The superview of the recognizer's view (window points for the root's recognizers).
+    case superview
+}
+
+/// One view of a playground spec's `views` list.
+public struct ViewSpec: Equatable, Sendable {
+    /// Unique among the views; never `root` (the full-viewport root view's name).
+    public var name: String
+    /// Where the view's object starts in the file.
+    public var line: Int
+    /// In the parent's coordinates.
+    public var frame: Rect
+    /// About the frame's centre.
+    public var transform: AffineTransform?
+    /// `root` or a view listed before this one.
+    public var parent: String
+    /// UIKit: `isUserInteractionEnabled`. False: neither the view nor its subviews are hit; a
+    /// touch there goes to the view behind (the parent, when nothing else is there).
+    public var userInteraction: Bool
+
+    public init(
+        name: String, line: Int, frame: Rect, transform: AffineTransform? = nil, parent: String = "root",
+        userInteraction: Bool = true
+    ) {
+        self.name = name
+        self.line = line
+        self.frame = frame
+        self.transform = transform
+        self.parent = parent
+        self.userInteraction = userInteraction
+    }
+}
+
 /// One recognizer of a playground spec (DESIGN.md §4.3).
 public struct RecognizerSpec: Equatable, Sendable {
     public struct Knob: Equatable, Sendable {
@@ -38,57 +97,63 @@ public struct RecognizerSpec: Equatable, Sendable {
     public var transform: AffineTransform?
     public var requireToFail: [String]
     public var simultaneousWith: [String]
+    /// The named view it sits on (`root` or one of the spec's views); excludes `frame`.
+    public var view: String? = nil
+    /// The delegate's `gestureRecognizerShouldBegin` (nil: true).
+    public var shouldBegin: SpecCondition? = nil
+    /// The delegate's `shouldReceive touch` (nil: true).
+    public var shouldReceive: SpecCondition? = nil
+    /// The delegate's `shouldRequireFailureOf`: true for these names.
+    public var shouldRequireFailureOf: [String] = []
+    /// The delegate's `shouldBeRequiredToFailBy`: true for these names.
+    public var shouldBeRequiredToFailBy: [String] = []
+    /// Pan and screen-edge pan: the coordinates of the log's `translation` and `velocity`.
+    public var reportIn: ReportSpace = .window
 }
 
 /// A recognizer playground (`gestures replay --recognizers SPEC`), DESIGN.md §4.3: a JSON array
-/// of recognizer objects with UIKit's knob names.
+/// of recognizer objects with UIKit's knob names, or an object `{"views":[…],"recognizers":[…]}`
+/// that also declares a tree of views.
 ///
 /// ```json
-/// [{"name":"double","kind":"tap","numberOfTapsRequired":2},
-///  {"name":"single","kind":"tap","requireToFail":["double"]},
-///  {"name":"img","kind":"pan","frame":[100,100,200,100],"transform":[0,1,-1,0,0,0]}]
+/// {"views":[{"name":"card","frame":[100,100,400,300]},
+///           {"name":"badge","parent":"card","frame":[10,10,50,50],"transform":[0,1,-1,0,0,0],
+///            "userInteraction":false}],
+///  "recognizers":[
+///   {"name":"double","kind":"tap","numberOfTapsRequired":2,"view":"card"},
+///   {"name":"single","kind":"tap","view":"card","shouldRequireFailureOf":["double"]},
+///   {"name":"pan","kind":"pan","view":"card","reportIn":"view","shouldBegin":{"minTouches":2}},
+///   {"name":"edge","kind":"screenEdgePan","edges":["left"],"shouldReceive":{"inRect":[0,0,40,768]}}]}
 /// ```
 ///
-/// Keys every recognizer takes: `name`, `kind`, `frame` `[x,y,w,h]`, `transform`
-/// `[a,b,c,d,tx,ty]` (about the frame's centre; needs a frame), `requireToFail` and
-/// `simultaneousWith` (arrays of names), `isEnabled`, `cancelsTouchesInView`. Kind knobs:
-/// tap `numberOfTapsRequired`, `numberOfTouchesRequired`; longPress `minimumPressDuration`,
-/// `allowableMovement`, `numberOfTouchesRequired`, `numberOfTapsRequired`; swipe `direction`
-/// (array of `right left up down`), `numberOfTouchesRequired`; pan `minimumNumberOfTouches`,
-/// `maximumNumberOfTouches`; screenEdgePan `edges` (array of `left right top bottom`) and the
-/// pan knobs; pinch, rotation and shake none. Anything else is an error naming the line.
+/// Views: `name` (unique, not `root`), `frame` `[x,y,w,h]` in the parent's coordinates,
+/// `transform` `[a,b,c,d,tx,ty]` about the frame's centre, `parent` (`root`, the default, or a
+/// view listed earlier; later siblings are in front), `userInteraction` (default true).
+///
+/// Keys every recognizer takes: `name`, `kind`; where it sits: `view` (a view's name or `root`),
+/// or `frame` and `transform` (a subview of the root per distinct frame, in front of the declared
+/// views), or neither (the root); `requireToFail`, `simultaneousWith`, `shouldRequireFailureOf`,
+/// `shouldBeRequiredToFailBy` (arrays of recognizer names; the failure requirements of the three
+/// may not form a cycle); `shouldBegin` (true, false, or all of `{"minTouches":n}`,
+/// `{"maxTouches":n}` on `numberOfTouches`, `{"inRect":[x,y,w,h]}` on the location, window
+/// points, asked when it is about to leave `possible`); `shouldReceive` (true, false, or all of
+/// `{"inRect":[…]}` on the touch's window location at touch-down, `{"touchIds":[…]}`);
+/// `isEnabled`, `cancelsTouchesInView`. Kind knobs: tap `numberOfTapsRequired`,
+/// `numberOfTouchesRequired`; longPress `minimumPressDuration`, `allowableMovement`,
+/// `numberOfTouchesRequired`, `numberOfTapsRequired`; swipe `direction` (array of
+/// `right left up down`), `numberOfTouchesRequired`; pan `minimumNumberOfTouches`,
+/// `maximumNumberOfTouches`, `reportIn` (``ReportSpace``: `window` (default), `view`,
+/// `superview`); screenEdgePan `edges` (array of `left right top bottom`) and the pan knobs;
+/// pinch, rotation and shake none. Anything else is an error naming the line.
 public struct PlaygroundSpec: Equatable, Sendable {
     public var recognizers: [RecognizerSpec]
+    /// The declared views, parents before children (the object form's `views`).
+    public var views: [ViewSpec]
 
-    public init(recognizers: [RecognizerSpec]) { self.recognizers = recognizers }
-
-    enum KnobType {
-        case positiveInt, nonNegativeInt, nonNegativeDouble, directions, edges, bool
+    public init(recognizers: [RecognizerSpec], views: [ViewSpec] = []) {
+        self.recognizers = recognizers
+        self.views = views
     }
-
-    static let commonKeys = [
-        "name", "kind", "frame", "transform", "requireToFail", "simultaneousWith", "isEnabled", "cancelsTouchesInView",
-    ]
-
-    static func knobs(of kind: GestureKind) -> [(String, KnobType)] {
-        let pan: [(String, KnobType)] = [
-            ("minimumNumberOfTouches", .positiveInt), ("maximumNumberOfTouches", .positiveInt),
-        ]
-        switch kind {
-        case .tap: return [("numberOfTapsRequired", .positiveInt), ("numberOfTouchesRequired", .positiveInt)]
-        case .longPress:
-            return [
-                ("minimumPressDuration", .nonNegativeDouble), ("allowableMovement", .nonNegativeDouble),
-                ("numberOfTouchesRequired", .positiveInt), ("numberOfTapsRequired", .nonNegativeInt),
-            ]
-        case .swipe: return [("direction", .directions), ("numberOfTouchesRequired", .positiveInt)]
-        case .pan: return pan
-        case .screenEdgePan: return [("edges", .edges)] + pan
-        case .pinch, .rotation, .shake: return []
-        }
-    }
-
-    static let kindList = GestureKind.allCases.map(\.rawValue).joined(separator: ", ")
 
     /// Reads a spec file. Errors name `path` as given.
     public static func load(path: String) throws(SpecError) -> PlaygroundSpec {
@@ -100,179 +165,129 @@ public struct PlaygroundSpec: Equatable, Sendable {
 
     /// Parses spec text; `file` names it in errors.
     public static func parse(_ text: String, file: String) throws(SpecError) -> PlaygroundSpec {
-        func fail(_ line: Int, _ message: String) -> SpecError { SpecError(file: file, line: line, message: message) }
+        let cx = SpecContext(file: file)
         let root: JSONValue
         do {
-            root = try JSONParser.parse(text, style: .document(expecting: "a JSON array"))
+            root = try JSONParser.parse(text, style: .document(expecting: "a JSON array or object"))
         } catch {
-            throw fail(error.line, error.message)
+            throw cx.fail(error.line, error.message)
         }
-        guard case .array(let items) = root.kind else {
-            throw fail(root.line, "expected an array of recognizer objects, got \(root.described)")
+        var views: [ViewSpec] = []
+        let items: [JSONValue]
+        switch root.kind {
+        case .array(let list):
+            items = list
+        case .object(let members):
+            if members.contains(where: { $0.key == "kind" }) {
+                throw cx.fail(root.line, "\(expectedRoot), got one recognizer object (put it in [ ])")
+            }
+            for m in members where m.key != "views" && m.key != "recognizers" {
+                throw cx.fail(
+                    m.line, "unknown key \(jsonQuote(m.key)) in the spec object (expected views, recognizers)")
+            }
+            if let v = members.first(where: { $0.key == "views" })?.value {
+                views = try parseViews(v, cx)
+            }
+            guard let r = members.first(where: { $0.key == "recognizers" })?.value else {
+                throw cx.fail(root.line, "expected a \"recognizers\" array in the spec object")
+            }
+            guard case .array(let list) = r.kind else {
+                throw cx.fail(
+                    r.line, "expected \"recognizers\" to be an array of recognizer objects, got \(r.described)")
+            }
+            items = list
+        default:
+            throw cx.fail(root.line, "\(expectedRoot), got \(root.described)")
         }
         var specs: [RecognizerSpec] = []
-        // References are checked once every name is known: (line, key, name, owner index).
-        var references: [(line: Int, key: String, name: String, owner: Int)] = []
+        var references: [Reference] = []
         for item in items {
-            guard case .object(let members) = item.kind else {
-                throw fail(item.line, "expected a recognizer object, got \(item.described)")
-            }
-            guard let kindMember = members.first(where: { $0.key == "kind" }) else {
-                throw fail(item.line, "expected a \"kind\" (one of \(kindList)) in the recognizer object")
-            }
-            guard case .string(let kindName) = kindMember.value.kind, let kind = GestureKind(rawValue: kindName) else {
-                throw fail(
-                    kindMember.value.line,
-                    "unknown kind \(kindMember.value.described) (expected one of \(kindList))")
-            }
-            var spec = RecognizerSpec(
-                name: kind.rawValue, kind: kind, line: item.line, knobs: [], frame: nil, transform: nil,
-                requireToFail: [], simultaneousWith: [])
-            let kindKnobs = knobs(of: kind)
-            var transformLine = 0
-            for m in members {
-                let v = m.value
-                switch m.key {
-                case "kind": continue
-                case "name":
-                    guard case .string(let s) = v.kind, !s.isEmpty else {
-                        throw fail(v.line, "expected \"name\" to be a non-empty string, got \(v.described)")
-                    }
-                    if let other = specs.first(where: { $0.name == s }) {
-                        throw fail(v.line, "duplicate recognizer name \"\(s)\" (first used on line \(other.line))")
-                    }
-                    spec.name = s
-                case "frame":
-                    guard let n = numbers(v, count: 4), n[2] >= 0, n[3] >= 0 else {
-                        throw fail(
-                            v.line,
-                            "expected \"frame\" to be [x, y, width, height] (width and height ≥ 0), got \(v.described)")
-                    }
-                    spec.frame = Rect(x: n[0], y: n[1], width: n[2], height: n[3])
-                case "transform":
-                    guard let n = numbers(v, count: 6) else {
-                        throw fail(v.line, "expected \"transform\" to be [a, b, c, d, tx, ty], got \(v.described)")
-                    }
-                    let t = AffineTransform(a: n[0], b: n[1], c: n[2], d: n[3], tx: n[4], ty: n[5])
-                    guard t.determinant != 0 else {
-                        throw fail(v.line, "expected \"transform\" to be invertible (a·d − b·c ≠ 0)")
-                    }
-                    spec.transform = t
-                    transformLine = v.line
-                case "requireToFail", "simultaneousWith":
-                    guard case .array(let names) = v.kind else {
-                        throw fail(
-                            v.line, "expected \"\(m.key)\" to be an array of recognizer names, got \(v.described)")
-                    }
-                    var list: [String] = []
-                    for n in names {
-                        guard case .string(let s) = n.kind else {
-                            throw fail(
-                                n.line, "expected \"\(m.key)\" to be an array of recognizer names, got \(n.described)")
-                        }
-                        list.append(s)
-                        references.append((n.line, m.key, s, specs.count))
-                    }
-                    if m.key == "requireToFail" { spec.requireToFail = list } else { spec.simultaneousWith = list }
-                case "isEnabled", "cancelsTouchesInView":
-                    guard case .bool(let b) = v.kind else {
-                        throw fail(v.line, "expected \"\(m.key)\" to be true or false, got \(v.described)")
-                    }
-                    spec.knobs.append(.init(name: m.key, value: .bool(b)))
-                default:
-                    guard let (_, type) = kindKnobs.first(where: { $0.0 == m.key }) else {
-                        let allowed = (commonKeys + kindKnobs.map(\.0)).joined(separator: ", ")
-                        throw fail(
-                            m.line,
-                            "unknown key \"\(m.key)\" for a \(kind.rawValue) recognizer (expected one of \(allowed))")
-                    }
-                    spec.knobs.append(.init(name: m.key, value: try knobValue(v, key: m.key, type: type, fail: fail)))
-                }
-            }
-            if spec.transform != nil && spec.frame == nil {
-                throw fail(
-                    transformLine, "expected a \"frame\" with the \"transform\" (it applies about the frame's centre)")
-            }
-            specs.append(spec)
+            specs.append(try parseRecognizer(item, views: views, known: specs, references: &references, cx))
         }
-        for ref in references {
-            if ref.name == specs[ref.owner].name {
-                throw fail(ref.line, "\"\(ref.key)\" names \"\(ref.name)\", the recognizer itself")
-            }
-            guard specs.contains(where: { $0.name == ref.name }) else {
-                let known = specs.map(\.name).joined(separator: ", ")
-                throw fail(
-                    ref.line,
-                    "\"\(ref.key)\" names \"\(ref.name)\", which is not a recognizer of this spec (known: \(known))")
-            }
-        }
+        try checkReferences(references, specs, cx)
+        try checkCycles(references, specs, cx)
         // Recognizers with the same frame share one subview: their transforms must agree.
         for (i, s) in specs.enumerated() {
             guard let f = s.frame, let t = s.transform else { continue }
             for o in specs[..<i] where o.frame == f {
                 if let ot = o.transform, ot != t {
-                    throw fail(
+                    throw cx.fail(
                         s.line,
                         "\"transform\" differs from that of \"\(o.name)\" (line \(o.line)), which has the same frame")
                 }
             }
         }
-        return PlaygroundSpec(recognizers: specs)
+        return PlaygroundSpec(recognizers: specs, views: views)
     }
 
-    private static func numbers(_ v: JSONValue, count: Int) -> [Double]? {
-        guard case .array(let items) = v.kind, items.count == count else { return nil }
-        var out: [Double] = []
-        for i in items {
-            guard case .number(let n, _) = i.kind else { return nil }
-            out.append(n)
-        }
-        return out
+    static let expectedRoot =
+        "expected an array of recognizer objects or an object with \"views\" and \"recognizers\""
+
+    /// A recognizer name written in a spec: (line, key, the name, the index of the recognizer
+    /// that wrote it). Checked once every name is known.
+    struct Reference {
+        var line: Int
+        var key: String
+        var name: String
+        var owner: Int
     }
 
-    private static func knobValue(
-        _ v: JSONValue, key: String, type: KnobType, fail: (Int, String) -> SpecError
-    ) throws(SpecError) -> KnobValue {
-        switch type {
-        case .positiveInt, .nonNegativeInt:
-            let minimum = type == .positiveInt ? 1 : 0
-            guard case .number(let n, _) = v.kind, n == n.rounded(), n >= Double(minimum), n <= 1_000_000 else {
-                throw fail(v.line, "expected \"\(key)\" to be a whole number ≥ \(minimum), got \(v.described)")
+    private static func checkReferences(
+        _ references: [Reference], _ specs: [RecognizerSpec], _ cx: SpecContext
+    ) throws(SpecError) {
+        for ref in references {
+            if ref.name == specs[ref.owner].name {
+                throw cx.fail(ref.line, "\"\(ref.key)\" names \"\(ref.name)\", the recognizer itself")
             }
-            return .int(Int(n))
-        case .nonNegativeDouble:
-            guard case .number(let n, _) = v.kind, n >= 0 else {
-                throw fail(v.line, "expected \"\(key)\" to be a number ≥ 0, got \(v.described)")
+            guard specs.contains(where: { $0.name == ref.name }) else {
+                let known = specs.map(\.name).joined(separator: ", ")
+                throw cx.fail(
+                    ref.line,
+                    "\"\(ref.key)\" names \"\(ref.name)\", which is not a recognizer of this spec (known: \(known))")
             }
-            return .double(n)
-        case .bool:
-            guard case .bool(let b) = v.kind else {
-                throw fail(v.line, "expected \"\(key)\" to be true or false, got \(v.described)")
-            }
-            return .bool(b)
-        case .directions:
-            return .directions(try optionSet(v, key: key, named: SwipeDirection.named, fail: fail))
-        case .edges:
-            return .edges(try optionSet(v, key: key, named: RectEdge.named, fail: fail))
         }
     }
 
-    /// A non-empty array of the names in `named` (a swipe's directions, a screen-edge pan's
-    /// edges), as the union of their options.
-    private static func optionSet<T: OptionSet>(
-        _ v: JSONValue, key: String, named: [(String, T)], fail: (Int, String) -> SpecError
-    ) throws(SpecError) -> T where T.Element == T {
-        let message = "expected \"\(key)\" to be a non-empty array of " + named.map(\.0).joined(separator: ", ")
-        guard case .array(let items) = v.kind, !items.isEmpty else {
-            throw fail(v.line, "\(message), got \(v.described)")
-        }
-        var set: T = []
-        for i in items {
-            guard case .string(let s) = i.kind, let option = named.first(where: { $0.0 == s })?.1 else {
-                throw fail(i.line, "\(message), got \(i.described)")
+    /// Refuses a cycle of failure requirements (each recognizer on it would wait for the next
+    /// forever). An edge a → b means "a waits for b to fail": `requireToFail` and
+    /// `shouldRequireFailureOf` of a naming b, or `shouldBeRequiredToFailBy` of b naming a. The
+    /// search runs in spec order; the error names the reference that closes the first cycle found.
+    private static func checkCycles(
+        _ references: [Reference], _ specs: [RecognizerSpec], _ cx: SpecContext
+    ) throws(SpecError) {
+        let index = Dictionary(specs.enumerated().map { ($0.element.name, $0.offset) }, uniquingKeysWith: { a, _ in a })
+        var edges = [[(to: Int, ref: Reference)]](repeating: [], count: specs.count)
+        for ref in references {
+            guard let other = index[ref.name] else { continue }
+            switch ref.key {
+            case "requireToFail", "shouldRequireFailureOf": edges[ref.owner].append((other, ref))
+            case "shouldBeRequiredToFailBy": edges[other].append((ref.owner, ref))
+            default: continue
             }
-            set.insert(option)
         }
-        return set
+        var done = [Bool](repeating: false, count: specs.count)
+        var stack: [Int] = []
+        func visit(_ u: Int) -> (cycle: [Int], ref: Reference)? {
+            stack.append(u)
+            for (v, ref) in edges[u] {
+                if let k = stack.firstIndex(of: v) { return (Array(stack[k...]) + [v], ref) }
+                if !done[v], let found = visit(v) { return found }
+            }
+            stack.removeLast()
+            done[u] = true
+            return nil
+        }
+        for u in specs.indices where !done[u] {
+            guard let (cycle, ref) = visit(u) else { continue }
+            let path = cycle.map { specs[$0].name }.joined(separator: " → ")
+            throw cx.fail(
+                ref.line, "\"\(ref.key)\" names \"\(ref.name)\", which closes a cycle of failure requirements: \(path)")
+        }
     }
+}
+
+/// The file a spec is read from, for errors.
+struct SpecContext {
+    let file: String
+    func fail(_ line: Int, _ message: String) -> SpecError { SpecError(file: file, line: line, message: message) }
 }

@@ -27,7 +27,20 @@ struct ReplayCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "A recognizer playground spec (JSON) to replay instead of the demo scene.", valueName: "spec"))
+            "A recognizer playground spec (JSON) to replay instead of the demo scene.",
+            discussion: """
+                The spec is [recognizer, …] or {"views":[view, …],"recognizers":[recognizer, …]}. A view: \
+                name, frame [x,y,w,h] in its parent's coordinates, transform [a,b,c,d,tx,ty], parent \
+                (a view listed before it; default root), userInteraction. A recognizer: name, kind, \
+                UIKit's knobs; view (a view's name) or frame and transform; requireToFail, \
+                simultaneousWith, shouldRequireFailureOf, shouldBeRequiredToFailBy (names, no \
+                cycles); shouldBegin: true, false or {minTouches, maxTouches, inRect}; shouldReceive: \
+                true, false or {inRect, touchIds}; pans: reportIn window|view|superview. The trace \
+                may hold {"type":"set","t":T,"recognizer":NAME,…} lines that set isEnabled, \
+                cancelsTouchesInView, translation [dx,dy] (window points), scale or rotation at T \
+                (the demo's recognizer names without --recognizers).
+                """,
+            valueName: "spec"))
     var recognizers: String?
 
     @Option(help: ArgumentHelp("The evemu device description, for a recording without its header.", valueName: "desc"))
@@ -70,8 +83,17 @@ struct ReplayCommand: ParsableCommand {
             } else {
                 scene = DemoScene(size: loaded.viewport, image: picture, classic: classic)
             }
+            // The trace's set lines name the scene's recognizers: checked before any output.
+            let actions: [BoundAction]
+            do {
+                actions = try bind(loaded.actions, to: scene)
+            } catch let error as TraceError {
+                return CommandFailure.usage(error.description)
+            } catch {
+                return CommandFailure.usage(String(describing: error))
+            }
             scene.onLogLine = { writeLine($0) }
-            replay(loaded.events, through: scene)
+            replay(loaded.events, actions: actions, through: scene)
             if let pngPath {
                 do {
                     try scene.renderPNG(to: pngPath)

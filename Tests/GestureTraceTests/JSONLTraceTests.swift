@@ -126,7 +126,7 @@ struct JSONLTraceTests {
         ("{\"type\":3,\"t\":1}", "t.jsonl:1: expected \"type\" to be a string"),
         (
             "{\"type\":\"tap\",\"t\":1}",
-            "t.jsonl:1: unknown type \"tap\" (expected viewport, down, move, up, cancel, shake, pinch or wait)"
+            "t.jsonl:1: unknown type \"tap\" (expected viewport, down, move, up, cancel, shake, pinch, wait or set)"
         ),
         ("{\"type\":\"wait\"}", "t.jsonl:1: missing \"t\""),
         ("{\"type\":\"wait\",\"t\":\"1\"}", "t.jsonl:1: expected \"t\" to be a number"),

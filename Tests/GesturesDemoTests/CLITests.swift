@@ -203,7 +203,7 @@ struct CLITests {
         ),
         (
             ["replay", "@badspec", "--recognizers", "@object"],
-            "gestures: @object:1: expected an array of recognizer objects, got an object"
+            #"gestures: @object:1: expected an array of recognizer objects or an object with "views" and "recognizers", got one recognizer object (put it in [ ])"#
         ),
     ])
     func badInput(arguments: [String], message: String) throws {

@@ -119,8 +119,15 @@ import Testing
 
     /// Every kind of bad spec, with the exact message.
     @Test(arguments: [
-        ("", "s.json:1: expected a JSON array, got an empty file"),
-        (#"{"kind":"tap"}"#, "s.json:1: expected an array of recognizer objects, got an object"),
+        ("", "s.json:1: expected a JSON array or object, got an empty file"),
+        (
+            #"{"kind":"tap"}"#,
+            #"s.json:1: expected an array of recognizer objects or an object with "views" and "recognizers", got one recognizer object (put it in [ ])"#
+        ),
+        (
+            "3",
+            #"s.json:1: expected an array of recognizer objects or an object with "views" and "recognizers", got 3"#
+        ),
         ("[\n  {\"kind\":\"tap\"},\n  3\n]", "s.json:3: expected a recognizer object, got 3"),
         ("[\n {\"kind\":\"tap\",\n  \"name\":\"a\" \"x\":1}]", #"s.json:3: expected ',' or '}' in an object"#),
         ("[{\"kind\":\"tap\"}", "s.json:1: expected ',' or ']' in an array"),
@@ -140,11 +147,11 @@ import Testing
         ),
         (
             "[{\"kind\":\"tap\",\n\"numberOfTaps\":2}]",
-            #"s.json:2: unknown key "numberOfTaps" for a tap recognizer (expected one of name, kind, frame, transform, requireToFail, simultaneousWith, isEnabled, cancelsTouchesInView, numberOfTapsRequired, numberOfTouchesRequired)"#
+            #"s.json:2: unknown key "numberOfTaps" for a tap recognizer (expected one of name, kind, view, frame, transform, requireToFail, simultaneousWith, shouldBegin, shouldReceive, shouldRequireFailureOf, shouldBeRequiredToFailBy, isEnabled, cancelsTouchesInView, numberOfTapsRequired, numberOfTouchesRequired)"#
         ),
         (
             #"[{"kind":"pinch","direction":["left"]}]"#,
-            #"s.json:1: unknown key "direction" for a pinch recognizer (expected one of name, kind, frame, transform, requireToFail, simultaneousWith, isEnabled, cancelsTouchesInView)"#
+            #"s.json:1: unknown key "direction" for a pinch recognizer (expected one of name, kind, view, frame, transform, requireToFail, simultaneousWith, shouldBegin, shouldReceive, shouldRequireFailureOf, shouldBeRequiredToFailBy, isEnabled, cancelsTouchesInView)"#
         ),
         (
             #"[{"kind":"tap","numberOfTapsRequired":"2"}]"#,
