@@ -8,11 +8,12 @@ enum Gzip {
         bytes.count >= 2 && bytes[0] == 0x1f && bytes[1] == 0x8b
     }
 
-    /// The decompressed bytes, or a message saying what is wrong with the data.
-    static func decompress(_ input: [UInt8]) -> Result<[UInt8], GzipError> {
+    /// The decompressed bytes, or a message saying what is wrong with the data. Output beyond
+    /// `limit` bytes is refused (a gzip bomb), so memory stays bounded.
+    static func decompress(_ input: [UInt8], limit: Int = Int.max) -> Result<[UInt8], GzipError> {
         if input.isEmpty { return .failure(GzipError(message: "empty gzip file")) }
         var output: [UInt8] = []
-        output.reserveCapacity(input.count * 4)
+        output.reserveCapacity(min(limit, input.count * 4))
         var stream = z_stream()
         // inflateInit2() is a C macro: call the function behind it.
         var rc = inflateInit2_(&stream, 16 + MAX_WBITS, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
@@ -31,6 +32,10 @@ enum Gzip {
                     return inflate(&stream, Z_NO_FLUSH)
                 }
                 let produced = chunk.count - Int(stream.avail_out)
+                if output.count + produced > limit {
+                    failure = GzipError(message: "expected gzip data of at most \(limit >> 20) MiB decompressed")
+                    break
+                }
                 output.append(contentsOf: chunk[0..<produced])
                 if rc == Z_STREAM_END {
                     // Another gzip member may follow.

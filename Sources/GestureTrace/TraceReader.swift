@@ -130,11 +130,9 @@ public enum TraceReader {
         guard (info.st_mode & S_IFMT) != S_IFDIR else {
             throw TraceError(file: path, line: 0, message: "is a directory")
         }
-        guard var bytes = readAll(path) else {
-            throw TraceError(file: path, line: 0, message: "cannot read the file")
-        }
+        var bytes = try readFile(path)
         if path.hasSuffix(".gz") || Gzip.isGzip(bytes) {
-            switch Gzip.decompress(bytes) {
+            switch Gzip.decompress(bytes, limit: maximumBytes) {
             case .success(let b): bytes = b
             case .failure(let e): throw TraceError(file: path, line: 0, message: e.message)
             }
@@ -142,23 +140,52 @@ public enum TraceReader {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// The whole content of a file, or nil when it cannot be opened or read (a directory cannot
-    /// be read). Plain POSIX calls, no Foundation; the playground spec is read with it too.
-    public static func readAll(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
+    /// The most bytes an input file may hold, and the most a gzipped one may decompress to:
+    /// 256 MiB (a real recording of an hour of ten fingers at 120 Hz is ~200 MiB of evemu text).
+    /// Beyond it the file is refused with one line, before memory runs out.
+    public static let maximumBytes = 256 << 20
+
+    /// The whole content of a regular file of at most ``maximumBytes``. A FIFO, a device or a
+    /// socket is refused without blocking (it is opened non-blocking and checked first): such an
+    /// input could stall the reader or never end.
+    public static func readFile(_ path: String) throws(TraceError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else {
+            throw TraceError(file: path, line: 0, message: errno == ENOENT ? "no such file" : "cannot read the file")
+        }
         defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw TraceError(file: path, line: 0, message: "cannot read the file") }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            let what =
+                (info.st_mode & S_IFMT) == S_IFDIR
+                ? "is a directory" : "expected a regular file (not a FIFO, device or socket)"
+            throw TraceError(file: path, line: 0, message: what)
+        }
+        guard Int(info.st_size) <= maximumBytes else {
+            throw TraceError(
+                file: path, line: 0, message: "expected a file of at most 256 MiB, got \(Int(info.st_size) >> 20) MiB")
+        }
         var bytes: [UInt8] = []
+        bytes.reserveCapacity(Int(info.st_size))
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
-                return nil
+                throw TraceError(file: path, line: 0, message: "cannot read the file")
             }
             if n == 0 { return bytes }
+            guard bytes.count + n <= maximumBytes else {
+                throw TraceError(file: path, line: 0, message: "expected a file of at most 256 MiB")
+            }
             bytes.append(contentsOf: chunk[0..<n])
         }
+    }
+
+    /// The whole content of a file (see ``readFile(_:)``), or nil when it cannot be read.
+    public static func readAll(_ path: String) -> [UInt8]? {
+        try? readFile(path)
     }
 
     /// The names in a directory (without "." and ".."), or nil when it cannot be listed.

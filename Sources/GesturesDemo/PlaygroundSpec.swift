@@ -157,9 +157,7 @@ public struct PlaygroundSpec: Equatable, Sendable {
 
     /// Reads a spec file. Errors name `path` as given.
     public static func load(path: String) throws(SpecError) -> PlaygroundSpec {
-        guard let bytes = TraceReader.readAll(path) else {
-            throw SpecError(file: path, line: 0, message: "cannot read the file")
-        }
+        let bytes = try TraceReader.readFile(path)
         return try parse(String(decoding: bytes, as: UTF8.self), file: path)
     }
 

@@ -183,7 +183,7 @@ struct CLITests {
         (["replay", "@tap", "--image", "@tap"], "gestures: @tap: out of memory"),
         (
             ["replay", "@tap", "--recognizers", "/nonexistent/spec.json"],
-            "gestures: /nonexistent/spec.json: cannot read the file"
+            "gestures: /nonexistent/spec.json: no such file"
         ),
         (
             ["replay", "@tap", "--recognizers", "@badspec"],

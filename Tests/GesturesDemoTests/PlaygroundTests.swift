@@ -262,7 +262,7 @@ import Testing
             _ = try PlaygroundSpec.load(path: "/nonexistent/spec.json")
             Issue.record("expected an error")
         } catch {
-            #expect(error.description == "/nonexistent/spec.json: cannot read the file")
+            #expect(error.description == "/nonexistent/spec.json: no such file")
         }
     }
 }

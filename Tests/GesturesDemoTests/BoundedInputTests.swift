@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Inputs that could stall the reader or exhaust memory are refused with one line and status 2
+/// (issue 10 point 7, issue 11 point 2): a FIFO (never opened blocking), a file over 256 MiB, a
+/// gzip that decompresses to more than 256 MiB.
+@Suite("Bounded input: FIFOs, huge files and gzip bombs are refused", .timeLimit(.minutes(1)))
+struct BoundedInputTests {
+    static func directory() throws -> String {
+        let d = NSTemporaryDirectory() + "gestures-bounded-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
+        return d
+    }
+
+    @Test("A FIFO as the trace or the spec: refused at once, nothing written to stdout")
+    func fifo() throws {
+        let d = try Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: d) }
+        let fifo = d + "/pipe"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        for arguments in [["replay", fifo], ["replay", "@tap", "--recognizers", fifo]] {
+            let start = Date()
+            var args = arguments
+            if args.contains("@tap") {
+                let trace = d + "/t.jsonl"
+                try "{\"type\":\"down\",\"t\":0,\"id\":1,\"x\":1,\"y\":1}\n".write(
+                    toFile: trace, atomically: true, encoding: .utf8)
+                args[1] = trace
+            }
+            let r = try CLI.run(args)
+            #expect(r.status == 2)
+            #expect(r.stderr == "gestures: \(fifo): expected a regular file (not a FIFO, device or socket)\n")
+            #expect(r.stdout.isEmpty)
+            #expect(Date().timeIntervalSince(start) < 10)
+        }
+    }
+
+    @Test("A trace over 256 MiB: refused before it is read")
+    func hugeFile() throws {
+        let d = try Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: d) }
+        let path = d + "/huge.jsonl"
+        #expect(FileManager.default.createFile(atPath: path, contents: nil))
+        #expect(truncate(path, 300 << 20) == 0)  // sparse: no disk used
+        let r = try CLI.run(["replay", path])
+        #expect(r.status == 2)
+        #expect(r.stderr == "gestures: \(path): expected a file of at most 256 MiB, got 300 MiB\n")
+    }
+
+    @Test("A gzip bomb (300 MiB of zeros in ~300 KiB): refused at 256 MiB decompressed")
+    func gzipBomb() throws {
+        let d = try Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: d) }
+        let path = d + "/bomb.jsonl.gz"
+        let sh = Process()
+        sh.executableURL = URL(fileURLWithPath: "/bin/sh")
+        sh.arguments = ["-c", "head -c 300M /dev/zero | gzip -1 > '\(path)'"]
+        try sh.run()
+        sh.waitUntilExit()
+        #expect(sh.terminationStatus == 0)
+        let r = try CLI.run(["replay", path])
+        #expect(r.status == 2)
+        #expect(r.stderr == "gestures: \(path): expected gzip data of at most 256 MiB decompressed\n")
+        #expect(r.stdout.isEmpty)
+    }
+}
