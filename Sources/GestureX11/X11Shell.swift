@@ -75,6 +75,9 @@ public final class X11Shell {
     /// Every input event fed to the scene, after retiming (for `--record`). Key commands other
     /// than shake are not input events and are not reported.
     @exclusivity(unchecked) public var onInput: ((InputEvent) -> Void)?
+    /// Called every turn of the loop, before it sleeps: writes output a slow reader has not
+    /// taken yet; true when some is still pending (the loop then wakes again within 10 ms).
+    public var outputPending: (() -> Bool)?
     /// Called once the first frame is on screen.
     public var onReady: ((ShellReady) -> Void)?
     /// Called when a replay started with ``play(_:exitWhenDone:)`` is over (its last event and
@@ -246,6 +249,7 @@ public final class X11Shell {
             }
             let before = clock.now()
             var timeout = pollTimeout(now: before)
+            if outputPending?() == true { timeout = timeout < 0 ? 10 : min(timeout, 10) }
             let batching = motionSeen && !drew && !frameWanted && !scene.hasLiveGestures
             if batching {
                 let ms = Int32((options.inputBatchInterval * 1000).rounded(.up))

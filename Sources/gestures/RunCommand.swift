@@ -230,29 +230,118 @@ struct RunCommand: ParsableCommand {
             shell.tourEvents = { size in Trace.scaled(tour, from: tourViewport, to: size) }
         }
         if let trace { shell.play(trace.events, exitWhenDone: exitAfterReplay) }
+        // Slow readers: what they have not taken is retried every turn of the loop.
+        if log != nil || recorder != nil {
+            shell.outputPending = {
+                let a = log?.flush() ?? false
+                let b = recorder?.flush() ?? false
+                return a || b
+            }
+        }
         let status = shell.run(scene: scene) {
             if let dir = screenshotDir { _ = shell.writePNG(to: dir + "/final.png") }
             log?.write(scene.finalLine())
         }
+        log?.drain(seconds: 0.5)
+        recorder?.drain(seconds: 0.5)
         return status
     }
 
     private static func twoDigits(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
 }
 
-/// A file (or stdout for `-`) written one whole line per `write(2)`: nothing is buffered, so
-/// every line is out as it happens (DESIGN.md §4.2).
+/// A file, a pipe or stdout (`-`) that the live app writes lines to without ever waiting for it
+/// (DESIGN §4.2: each line goes out as it happens). Writes are non-blocking; what a slow reader
+/// has not taken yet waits in a buffer of at most ``limit`` bytes, retried every loop turn
+/// (``flush()``). Ends the process with status 1 and one clear line when the reader is gone
+/// (EPIPE), the disk is full (ENOSPC, EDQUOT), another error occurs, or the reader leaves a full
+/// buffer unread; a regular file then ends on its last whole line (it is truncated there).
+/// Opening a FIFO nobody reads does not block either: it is refused (status 2).
 final class LineSink {
     private let fd: Int32
+    private let what: String
+    private let isRegularFile: Bool
+    private var pending: [UInt8] = []
+    /// Bytes of whole lines written so far (a regular file is cut back to this on failure).
+    private var committed: Int64 = 0
+    private var written: Int64 = 0
+    /// The most bytes waiting for a slow reader before the app gives up on it.
+    static let limit = 4 << 20
+
     init(path: String, what: String) throws(CommandFailure) {
+        self.what = what
         if path == "-" {
             fd = 1
         } else {
-            fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            if fd < 0 { throw .usage("\(what): cannot write \(path): \(String(cString: strerror(errno)))") }
+            fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK, 0o644)
+            if fd < 0 {
+                let why = errno == ENXIO ? "no process reads the FIFO" : String(cString: strerror(errno))
+                throw .usage("\(what): cannot write \(path): \(why)")
+            }
+        }
+        var st = stat()
+        isRegularFile = fstat(fd, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
+        // stdout may be a blocking pipe or terminal: make it non-blocking too (ours alone).
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+    }
+
+    /// Queues `line` and writes what the reader takes now.
+    func write(_ line: String) {
+        pending.append(contentsOf: line.utf8)
+        pending.append(10)
+        _ = flush()
+        if pending.count > Self.limit {
+            fail("the reader took nothing of the last \(pending.count >> 20) MiB")
         }
     }
-    func write(_ line: String) { writeAll(fd, line + "\n") }
+
+    /// Writes what it can without waiting; true when bytes are still pending.
+    @discardableResult
+    func flush() -> Bool {
+        var offset = 0
+        pending.withUnsafeBytes { buf in
+            while offset < buf.count {
+                let n = Glibc.write(fd, buf.baseAddress! + offset, buf.count - offset)
+                if n >= 0 {
+                    offset += n
+                    continue
+                }
+                if errno == EINTR { continue }
+                if errno == EAGAIN || errno == EWOULDBLOCK { break }
+                let why = errno == EPIPE ? "the reader is gone" : String(cString: strerror(errno))
+                written += Int64(offset)
+                fail(why)
+            }
+        }
+        written += Int64(offset)
+        if offset > 0 {
+            // Whole lines are out up to the last newline written.
+            if let last = pending[..<offset].lastIndex(of: 10) {
+                committed = written - Int64(offset - last - 1)
+            }
+            pending.removeFirst(offset)
+        }
+        return !pending.isEmpty
+    }
+
+    /// Waits up to `seconds` for a slow reader to take what is pending (at exit).
+    func drain(seconds: Double) {
+        let deadline = MonotonicClock.rawNanoseconds() + UInt64(seconds * 1e9)
+        while flush() {
+            let now = MonotonicClock.rawNanoseconds()
+            guard now < deadline else {
+                fail("the reader did not take the last \(pending.count) bytes within \(seconds) s")
+            }
+            var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+            _ = poll(&p, 1, Int32((deadline - now) / 1_000_000) + 1)
+        }
+    }
+
+    private func fail(_ why: String) -> Never {
+        if isRegularFile { _ = ftruncate(fd, off_t(committed)) }
+        writeAll(2, "gestures: \(what): \(why); stopping\n")
+        exit(1)
+    }
 }
 
 /// Writes the input fed to the scene as a JSON Lines trace (DESIGN.md §4.1): the viewport line

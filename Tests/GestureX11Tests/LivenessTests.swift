@@ -41,6 +41,41 @@ extension XServerTests {
             #expect(replay.wait(timeout: 20) == 0, "the recording does not replay")
         }
 
+        @Test("A --record reader that stops reading never stalls the window; SIGTERM then ends the app within 1 s")
+        func stalledReader() throws {
+            let directory = try TemporaryDirectory(prefix: "gestures-stall")
+            let fifo = directory.file("rec.fifo")
+            #expect(mkfifo(fifo, 0o600) == 0)
+            // A reader that opens the FIFO and never reads: the pipe (64 KiB) fills up.
+            let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+            #expect(reader >= 0)
+            // The smallest pipe (one page; F_SETPIPE_SZ = 1031), so a short drag fills it.
+            _ = fcntl(reader, 1031, 4096)
+            defer { close(reader) }
+            let session = try AppSession(arguments: ["--record", fifo])
+            defer { session.close() }
+            let app = session.app
+            let image = try app.region("image")
+            // Hundreds of move lines: far more than the pipe holds.
+            for round in 0..<3 {
+                let start = app.log.lines(from: 0).count
+                let (dx, dy) = round % 2 == 0 ? (150.0, -80.0) : (-150.0, 80.0)
+                let from = image.center + (round % 2 == 0 ? (0, 0) : (150, -80))
+                try app.drag(straightPath(from: from, to: from + (dx, dy), steps: 400), interval: 0.001)
+                // The window still answers: the pan's end is logged (the log is another file).
+                try app.waitFor("imagePan", "ended", from: start, timeout: 5)
+            }
+            let sent = monotonicNow()
+            app.process.signal(SIGTERM)
+            let status = app.waitForExit(timeout: 5)
+            let took = monotonicNow() - sent
+            #expect(took < 1, "the app took \(took) s to exit")
+            #expect(status == 1, "status \(String(describing: status))")
+            #expect(
+                app.stderr.hasPrefix("gestures: --record: the reader did not take the last "),
+                "stderr: \(app.stderr)")
+        }
+
         @Test("Under systemd: READY=1 after the first frame, then WATCHDOG=1 every half period")
         func watchdog() throws {
             let directory = try TemporaryDirectory(prefix: "gestures-notify")
