@@ -9,8 +9,8 @@ public struct ShellOptions: Sendable {
     /// Asks the window manager for EWMH fullscreen (`_NET_WM_STATE_FULLSCREEN`); without a window
     /// manager the window simply covers the screen.
     public var fullscreen = false
-    /// Kiosk mode: fullscreen, hidden cursor, no quit keys, the image resets after
-    /// `idleResetDelay` seconds without input and the tour plays after `idleTourDelay`.
+    /// Kiosk mode, as far as the window goes: fullscreen, hidden cursor, no quit keys. (The idle
+    /// reset and the tour are the demo's policy: GesturesDemo's `KioskDirector`.)
     public var kiosk = false
     /// Draw every touch point.
     public var showTouches = false
@@ -21,10 +21,6 @@ public struct ShellOptions: Sendable {
     /// Use XInput 2 when the server has it (false: core pointer and key events only, as on a
     /// server without XInput 2 — for tests of that path).
     public var useXInput2 = true
-    public var idleResetDelay = 60.0
-    public var idleTourDelay = 90.0
-    /// The pause between two plays of the kiosk tour.
-    public var tourGap = 30.0
     /// A drag that draws nothing (every recognizer that saw its touches has failed, nothing to
     /// redraw) is read in batches: after such a wake-up the shell reads the X connection again
     /// only this many seconds later (default: one 60 Hz frame). Such motion cannot change the

@@ -31,6 +31,9 @@ public protocol ShellScene: AnyObject {
     func perform(_ command: KeyCommand, at time: Double)
     /// Kiosk mode: no input for a while — put things back (default: nothing).
     func resetAfterIdle(at time: Double)
+    /// Someone is there: real input (not a replay), hover motion, fingers held down. For
+    /// policies such as a kiosk's idle timers (default: nothing).
+    func noteActivity(at time: Double)
     /// The centre (window points) of the view under `point`: the simulated second finger is
     /// mirrored through it (iOS Simulator style). Default: `point` itself.
     func mirrorCenter(for point: Point) -> Point
@@ -53,6 +56,7 @@ public protocol ShellScene: AnyObject {
 extension ShellScene {
     public func perform(_ command: KeyCommand, at time: Double) {}
     public func resetAfterIdle(at time: Double) {}
+    public func noteActivity(at time: Double) {}
     public func mirrorCenter(for point: Point) -> Point { point }
     /// Default: the whole window.
     public var damage: [Rect]? { nil }

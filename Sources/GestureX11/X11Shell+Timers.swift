@@ -1,7 +1,7 @@
 import GestureKit
 
-/// Timers: a replay's and the kiosk tour's due events, the scene's deadlines, the kiosk's idle
-/// reset and tour.
+/// Timers: a replay's due events and the scene's deadlines (a kiosk's idle timers and tour are
+/// the scene's: see GesturesDemo's `KioskDirector`); activity reported to the scene.
 extension X11Shell {
     func runTimers(now: Double) {
         // A replay (--replay) and the kiosk tour: their due events, as if a person did them.
@@ -13,10 +13,6 @@ extension X11Shell {
                 if exitAfterReplay { quit(status: 0) }
             }
         }
-        if let player = tourPlayer, player.isPlaying {
-            for e in player.due(at: now, notBefore: lastFed) { feed(e, real: false) }
-            if player.isFinished { nextTourAt = now + options.tourGap }
-        }
         // The scene's timers, each at its own deadline.
         var guardCount = 0
         while let d = scene.nextDeadline, d <= now, guardCount < 1000 {
@@ -25,43 +21,19 @@ extension X11Shell {
             lastFed = t
             guardCount += 1
         }
-        // Kiosk: reset after a minute without input; the tour after a minute and a half.
-        if options.kiosk && isReady {
-            if translator.hasActiveFingers {
-                lastInput = now
-                nextTourAt = max(nextTourAt, now + options.idleTourDelay)
-            }
-            if !idleResetDone && now >= lastInput + options.idleResetDelay {
-                idleResetDone = true
-                scene.resetAfterIdle(at: max(now, lastFed))
-            }
-            if !tour.isEmpty && tourPlayer?.isPlaying != true && now >= nextTourAt {
-                // A new player each time: the window may have changed size since the last tour.
-                let player = ReplayPlayer(events: tourEvents?(size) ?? tour, idOffset: 2_000_000)
-                tourPlayer = player
-                scene.resetAfterIdle(at: max(now, lastFed))
-                player.begin(at: max(now, lastFed))
-                nextTourAt = .infinity
-            }
-        }
+        // Fingers held down: someone is there (a kiosk's idle timers).
+        if isReady && translator.hasActiveFingers { scene.noteActivity(at: max(now, lastFed)) }
     }
 
-    /// Real input (not a replay, not the tour): stops the tour and restarts the idle timers.
+    /// Real input (not a replay): the scene hears that someone is there.
     func noteRealInput(at t: Double) {
-        guard options.kiosk else { return }
-        if let player = tourPlayer, player.isPlaying {
-            for e in player.stop(at: t) { deliver(e) }
-            scene.resetAfterIdle(at: t)
-        }
-        lastInput = t
-        idleResetDone = false
-        nextTourAt = t + options.idleTourDelay
+        scene.noteActivity(at: t)
     }
 
-    /// Kiosk only: activity that is not scene input (hover motion) still counts as someone there.
+    /// Activity that is not scene input (hover motion) still counts as someone there.
     func noteActivity() {
-        guard options.kiosk, isReady else { return }
-        noteRealInput(at: max(clock.now(), lastFed))
+        guard isReady else { return }
+        scene.noteActivity(at: max(clock.now(), lastFed))
     }
 
 }

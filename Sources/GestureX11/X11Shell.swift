@@ -25,7 +25,7 @@ import CXCB
 ///      ┌──────────────────────────────────────────────────────────────────────────┐
 ///      ▼                                                                          │
 ///  poll(signal pipe, X socket; timeout = nearest deadline)                        │
-///      │  deadlines: scene timers · replay/tour events · kiosk idle timers ·       │
+///      │  deadlines: scene timers (a kiosk's too) · replay events ·                 │
 ///      │             frame pacing · completion timeout · watchdog ping           │
 ///      ▼                                                                          │
 ///  read the socket once → decode every event → feed the batch (touch frames) ──▶  │
@@ -83,11 +83,6 @@ public final class X11Shell {
     /// Called when a replay started with ``play(_:exitWhenDone:)`` is over (its last event and
     /// a second of tail); with `exitWhenDone` the shell then quits with status 0.
     public var onReplayFinished: (() -> Void)?
-    /// The kiosk's tour (played after `idleTourDelay` seconds without input, until real input).
-    public var tour: [InputEvent] = []
-    /// When set, gives the tour for the window's current size in points (the bundled tour is made
-    /// for 1024×768; the caller maps it to the window, e.g. a full screen of another size).
-    public var tourEvents: ((Size) -> [InputEvent])?
 
     let x: XConnection
     let xid: xcb_window_t
@@ -133,10 +128,6 @@ public final class X11Shell {
     @exclusivity(unchecked) var replay: ReplayPlayer?
     var exitAfterReplay = false
     var replayReported = false
-    @exclusivity(unchecked) var tourPlayer: ReplayPlayer?
-    var lastInput = 0.0
-    var idleResetDone = true
-    var nextTourAt = Double.infinity
     let watchdog = WatchdogNotifier.fromEnvironment()
 
     /// Opens the display and creates the window (not yet mapped: ``run(scene:beforeExit:)`` maps
@@ -304,14 +295,9 @@ public final class X11Shell {
         var deadline = Double.infinity
         if let d = scene.nextDeadline { deadline = min(deadline, d) }
         if let d = replay?.nextDeadline { deadline = min(deadline, d) }
-        if let d = tourPlayer?.nextDeadline { deadline = min(deadline, d) }
         if let d = presenter.busyDeadline { deadline = min(deadline, d) }
         if let d = watchdog?.nextPing { deadline = min(deadline, d) }
         if frameWanted && !presenter.isBusy { deadline = min(deadline, lastFrameAt + minFrameInterval) }
-        if options.kiosk && isReady {
-            if !idleResetDone { deadline = min(deadline, lastInput + options.idleResetDelay) }
-            if !tour.isEmpty && tourPlayer?.isPlaying != true { deadline = min(deadline, nextTourAt) }
-        }
         guard deadline.isFinite else { return -1 }
         let ms = ((deadline - now) * 1000).rounded(.up)
         return ms <= 0 ? 0 : Int32(min(ms, 86_400_000))
@@ -383,9 +369,6 @@ public final class X11Shell {
             isReady = true
             x.sync()
             let t = max(clock.now(), lastFed)
-            lastInput = t
-            idleResetDone = true
-            nextTourAt = t + options.idleTourDelay
             onReady?(
                 ShellReady(time: t, window: window, size: size, scale: scale, xinputVersion: xinputVersion))
             watchdog?.ready(now: t)

@@ -186,8 +186,6 @@ struct RunCommand: ParsableCommand {
         options.scale = scale
         options.useXInput2 = !coreInput
         options.inputBatchInterval = inputBatchMs / 1000
-        options.idleResetDelay = kioskResetAfter
-        options.idleTourDelay = kioskTourAfter
         let shell: X11Shell
         do {
             shell = try X11Shell(options: options)
@@ -225,9 +223,18 @@ struct RunCommand: ParsableCommand {
             line.add("xinput", ready.xinputVersion)
             log?.write(line.text)
         }
-        shell.tour = tour
-        if let tourViewport {
-            shell.tourEvents = { size in Trace.scaled(tour, from: tourViewport, to: size) }
+        // Kiosk policy (idle reset, attract tour) is the demo's, around its scene.
+        var driven: ShellScene = scene
+        if kiosk {
+            let director = KioskDirector(scene: scene)
+            director.resetDelay = kioskResetAfter
+            director.tourDelay = kioskTourAfter
+            if !tour.isEmpty {
+                director.tour = { size in
+                    tourViewport.map { Trace.scaled(tour, from: $0, to: size) } ?? tour
+                }
+            }
+            driven = director
         }
         if let trace { shell.play(trace.events, exitWhenDone: exitAfterReplay) }
         // Slow readers: what they have not taken is retried every turn of the loop.
@@ -238,7 +245,7 @@ struct RunCommand: ParsableCommand {
                 return a || b
             }
         }
-        let status = shell.run(scene: scene) {
+        let status = shell.run(scene: driven) {
             if let dir = screenshotDir { _ = shell.writePNG(to: dir + "/final.png") }
             log?.write(scene.finalLine())
         }

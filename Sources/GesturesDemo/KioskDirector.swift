@@ -1,0 +1,114 @@
+import GestureKit
+import GestureShellCore
+
+/// The kiosk's policy, as a scene around the demo scene (it left the X11 shell, which knows only
+/// windows and input): after ``resetDelay`` seconds without anyone there the picture goes back
+/// to its place; after ``tourDelay`` the attract tour plays, again ``tourGap`` seconds after it
+/// ends, until someone touches — that stops it at once (its touches cancelled) and puts the scene
+/// back.
+///
+/// "Someone there" is what the shell reports through ``noteActivity(at:)``: real input (not a
+/// replay, not the tour), hover motion, and fingers held down. Its timers are the scene's timers
+/// (``nextDeadline``/``advance(to:)``), so the shell sleeps until the next one, and a headless
+/// test drives them on a virtual clock.
+@MainActor
+public final class KioskDirector: ShellScene {
+    /// The demo scene everything else is passed to.
+    public let scene: DemoScene
+    /// Seconds without activity before the picture is put back (default 60).
+    public var resetDelay = 60.0
+    /// Seconds without activity before the tour plays (default 90).
+    public var tourDelay = 90.0
+    /// The pause between two plays of the tour (default 30).
+    public var tourGap = 30.0
+    /// The tour for the window's current size in points (nil: no tour).
+    public var tour: ((Size) -> [InputEvent])?
+
+    private var size = Size.zero
+    private var lastFed = 0.0
+    private var lastActivity = 0.0
+    private var resetDone = true
+    private var nextTourAt = Double.infinity
+    private var player: ReplayPlayer?
+
+    public init(scene: DemoScene) {
+        self.scene = scene
+    }
+
+    /// Whether the tour is playing now.
+    public var isTouring: Bool { player?.isPlaying == true }
+
+    public func resize(to size: Size, at time: Double) {
+        if self.size == .zero {
+            // The first layout: the kiosk's timers start now.
+            lastActivity = time
+            nextTourAt = time + tourDelay
+        }
+        self.size = size
+        note(time)
+        scene.resize(to: size, at: time)
+    }
+
+    public func handle(_ event: InputEvent) {
+        note(event.timestamp)
+        scene.handle(event)
+    }
+
+    public func noteActivity(at time: Double) {
+        note(time)
+        if let p = player, p.isPlaying {
+            for e in p.stop(at: lastFed) { scene.handle(e) }
+            scene.resetAfterIdle(at: lastFed)
+        }
+        lastActivity = time
+        resetDone = false
+        nextTourAt = time + tourDelay
+    }
+
+    public var nextDeadline: Double? {
+        var d = scene.nextDeadline ?? .infinity
+        if let p = player?.nextDeadline { d = min(d, p) }
+        if !resetDone { d = min(d, lastActivity + resetDelay) }
+        if tour != nil && !isTouring { d = min(d, nextTourAt) }
+        return d.isFinite ? d : nil
+    }
+
+    public func advance(to time: Double) {
+        note(time)
+        scene.advance(to: lastFed)
+        if let p = player, p.isPlaying {
+            for e in p.due(at: time, notBefore: lastFed) {
+                note(e.timestamp)
+                scene.handle(e)
+            }
+            if p.isFinished { nextTourAt = time + tourGap }
+        }
+        if !resetDone && time >= lastActivity + resetDelay {
+            resetDone = true
+            scene.resetAfterIdle(at: lastFed)
+        }
+        if let tour, !isTouring, time >= nextTourAt {
+            // A new player each time: the window may have changed size since the last tour.
+            let p = ReplayPlayer(events: tour(size), idOffset: 2_000_000)
+            player = p
+            scene.resetAfterIdle(at: lastFed)
+            p.begin(at: lastFed)
+            nextTourAt = .infinity
+        }
+    }
+
+    private func note(_ time: Double) {
+        if time > lastFed { lastFed = time }
+    }
+
+    // Everything else is the demo scene's.
+    public func perform(_ command: KeyCommand, at time: Double) { scene.perform(command, at: time) }
+    public func resetAfterIdle(at time: Double) { scene.resetAfterIdle(at: time) }
+    public func mirrorCenter(for point: Point) -> Point { scene.mirrorCenter(for: point) }
+    public var needsDisplay: Bool { scene.needsDisplay }
+    public func draw(into cairo: OpaquePointer, overlay: [Point], showTouches: Bool) {
+        scene.draw(into: cairo, overlay: overlay, showTouches: showTouches)
+    }
+    public var damage: [Rect]? { scene.damage }
+    public var hasLiveGestures: Bool { isTouring || scene.hasLiveGestures }
+}
