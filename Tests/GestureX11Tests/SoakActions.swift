@@ -76,7 +76,11 @@ extension Monkey {
         let start = snap(c + (uniform(-r, r), uniform(-r, r)))
         var target = randomPoint(in: safeBox)
         let length = hypot(target.x - start.x, target.y - start.y)
-        if length < 30 { target = start + (length < 1 ? 30 : (target.x - start.x) * 30 / length, 0) }
+        if length < 30 {
+            // Too short to pan for sure: 30 pt the same way (or to the right).
+            let (ux, uy) = length < 1 ? (1.0, 0.0) : ((target.x - start.x) / length, (target.y - start.y) / length)
+            target = start + (30 * ux, 30 * uy)
+        }
         let steps = min(fast ? int(4...6) : int(8...25), Int(hypot(target.x - start.x, target.y - start.y) / 3))
         let points = distinct(straightPath(from: start, to: target, steps: max(2, steps)).map(snap))
         let t = mouseDrag(points, on: mpx ? second : x, interval: fast ? 0.001 : uniform(0.003, 0.008))

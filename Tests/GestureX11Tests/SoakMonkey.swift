@@ -275,7 +275,9 @@ final class Monkey {
             return
         }
         guard recognized else {
-            stats.unrecognized.append(context(detail))
+            let lines = burstLines().filter(\.isGesture).map { "\($0.recognizer ?? "?") \($0.state ?? "?")" }
+            let log = "log: " + (lines.isEmpty ? "nothing" : lines.joined(separator: ", "))
+            stats.unrecognized.append(context(detail.isEmpty ? log : "\(detail); \(log)"))
             return
         }
         if let a = answer {
