@@ -28,10 +28,15 @@ let package = Package(
                     "libxcb1-dev", "libxcb-xinput-dev", "libxcb-shm0-dev", "libxcb-randr0-dev", "libxcb-keysyms1-dev",
                 ])
             ]),
-        // Xlib, XInput 2 and XTest for the tests' own client connections (never the shell's).
+        // Xlib, XInput 2, XTest and DAMAGE for the tests' own client connections (never the shell's).
         .systemLibrary(
-            name: "CX11", path: "Sources/CX11", pkgConfig: "x11 x11-xcb xcb xcb-xinput xi xtst",
-            providers: [.apt(["libx11-dev", "libx11-xcb-dev", "libxcb-xinput-dev", "libxi-dev", "libxtst-dev"])]),
+            name: "CX11", path: "Sources/CX11", pkgConfig: "x11 x11-xcb xcb xcb-xinput xi xtst xdamage xfixes",
+            providers: [
+                .apt([
+                    "libx11-dev", "libx11-xcb-dev", "libxcb-xinput-dev", "libxi-dev", "libxtst-dev", "libxdamage-dev",
+                    "libxfixes-dev",
+                ])
+            ]),
         .systemLibrary(
             name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo cairo-ft freetype2",
             providers: [.apt(["libcairo2-dev", "libfreetype-dev"])]),

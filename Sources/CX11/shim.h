@@ -11,6 +11,8 @@
 #include <X11/Xresource.h>
 #include <X11/extensions/XInput2.h>
 #include <X11/extensions/XTest.h>
+#include <X11/extensions/Xdamage.h>
+#include <X11/extensions/Xfixes.h>
 #include <xcb/xcb.h>
 #include <xcb/xinput.h>
 
