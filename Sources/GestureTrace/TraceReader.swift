@@ -137,7 +137,34 @@ public enum TraceReader {
             case .failure(let e): throw TraceError(file: path, line: 0, message: e.message)
             }
         }
+        try checkLineLengths(bytes, file: path)
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The longest line a trace may have: 4 MiB (an event is a few hundred bytes; a 2 MB JSON
+    /// object still parses, and is then refused for what it is).
+    public static let maximumLineBytes = 4 << 20
+
+    /// Refuses a line over ``maximumLineBytes`` (naming it) before anything is parsed: a 200 MB
+    /// line would otherwise be held and scanned whole.
+    static func checkLineLengths(_ bytes: [UInt8], file: String) throws(TraceError) {
+        var line = 1
+        var start = 0
+        var failure: TraceError?
+        bytes.withUnsafeBufferPointer { b in
+            var i = 0
+            while i < b.count {
+                if b[i] == 10 {
+                    line += 1
+                    start = i + 1
+                } else if i - start >= maximumLineBytes {
+                    failure = TraceError(file: file, line: line, message: "expected a line of at most 4 MiB")
+                    return
+                }
+                i += 1
+            }
+        }
+        if let failure { throw failure }
     }
 
     /// The most bytes an input file may hold, and the most a gzipped one may decompress to:

@@ -110,22 +110,25 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Kiosk: the tour instead of the bundled one.", visibility: .hidden))
     var kioskTour: String?
 
+    /// Bad combinations and values are usage errors: one line, status 2. (ValidationError, which
+    /// `Gestures.main` turns into that; a CommandFailure thrown here would reach it wrapped by
+    /// ArgumentParser and come out as status 1.)
     func validate() throws {
         if let scale, !(scale.isFinite && scale > 0 && scale <= 8) {
-            throw CommandFailure.usage("--scale: expected a number of pixels per point in (0, 8], got \(scale)")
+            throw ValidationError("--scale: expected a number of pixels per point in (0, 8], got \(scale)")
         }
         if exitAfterReplay && replay == nil {
-            throw CommandFailure.usage("--exit-after-replay needs --replay TRACE")
+            throw ValidationError("--exit-after-replay needs --replay TRACE")
         }
         for (name, value) in [("--kiosk-reset-after", kioskResetAfter), ("--kiosk-tour-after", kioskTourAfter)]
         where !(value.isFinite && value > 0) {
-            throw CommandFailure.usage("\(name): expected a positive number of seconds, got \(value)")
+            throw ValidationError("\(name): expected a positive number of seconds, got \(value)")
         }
         if !(inputBatchMs.isFinite && inputBatchMs >= 0 && inputBatchMs <= 100) {
-            throw CommandFailure.usage("--input-batch-ms: expected 0…100, got \(inputBatchMs)")
+            throw ValidationError("--input-batch-ms: expected 0…100, got \(inputBatchMs)")
         }
         if device != nil && replay == nil {
-            throw CommandFailure.usage("--device needs --replay TRACE")
+            throw ValidationError("--device needs --replay TRACE")
         }
     }
 

@@ -67,4 +67,22 @@ struct BoundedInputTests {
         #expect(r.stderr == "gestures: \(path): expected gzip data of at most 256 MiB decompressed\n")
         #expect(r.stdout.isEmpty)
     }
+
+    @Test("A 200 MB line: refused with the line's number, before it is parsed")
+    func hugeLine() throws {
+        let d = try Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: d) }
+        let path = d + "/line.jsonl"
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        #expect(fd >= 0)
+        let first = Array("{\"type\":\"down\",\"t\":0,\"id\":1,\"x\":1,\"y\":1}\n".utf8)
+        _ = first.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        let chunk = [UInt8](repeating: UInt8(ascii: "a"), count: 1 << 20)
+        for _ in 0..<200 { _ = chunk.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } }
+        close(fd)
+        let r = try CLI.run(["replay", path])
+        #expect(r.status == 2)
+        #expect(r.stderr == "gestures: \(path):2: expected a line of at most 4 MiB\n")
+        #expect(r.stdout.isEmpty)
+    }
 }

@@ -201,6 +201,21 @@ struct CLITests {
             ["replay", "@badspec", "--recognizers", "@tap"],
             "gestures: @tap:2: expected the end of the file after the JSON value"
         ),
+        // `gestures run`'s own validation: status 2 like every usage error (it used to be 1).
+        (
+            ["run", "--scale", "0"],
+            "gestures: --scale: expected a number of pixels per point in (0, 8], got 0.0 (see gestures --help)"
+        ),
+        (
+            ["run", "--scale", "nan"],
+            "gestures: --scale: expected a number of pixels per point in (0, 8], got nan (see gestures --help)"
+        ),
+        (["run", "--exit-after-replay"], "gestures: --exit-after-replay needs --replay TRACE (see gestures --help)"),
+        (["run", "--device", "x.desc"], "gestures: --device needs --replay TRACE (see gestures --help)"),
+        (
+            ["run", "--kiosk-reset-after", "0"],
+            "gestures: --kiosk-reset-after: expected a positive number of seconds, got 0.0 (see gestures --help)"
+        ),
         (
             ["replay", "@badspec", "--recognizers", "@object"],
             #"gestures: @object:1: expected an array of recognizer objects or an object with "views" and "recognizers", got one recognizer object (put it in [ ])"#
