@@ -179,17 +179,11 @@ extension Monkey {
 
     /// Both master pointers pinch and turn the flower, or the pinch or rotate region.
     func twoPointerPinch() throws {
-        let place = pick(["image", "image", "pinch", "rotate"])
-        let onImage = place == "image"
-        let area = rect(place)
-        let c = onImage ? flower.center : area.center
-        let r = onImage ? min(flower.innerRadius(layout) * uniform(0.4, 0.8), 80) : uniform(15, area.height / 2 - 4)
-        let ok: (LayoutPoint) -> Bool = { onImage ? self.isFree($0) : area.insetBy(3).contains($0) }
-        guard let (_, a0) = around(c, radius: r, where: { ok($0) && ok(c + (c.x - $0.x, c.y - $0.y)) }) else { return }
-        begin("two master pointers on the \(place)")
-        var f = place == "rotate" ? uniform(0.9, 1.1) : pinchFactor()
-        while f > 1, !fits(c, r * f) { f = max(1, f * 0.8) }
-        let da = place == "pinch" ? uniform(-0.1, 0.1) : turn(0.3, 1.2)
+        guard
+            let plan = twoFingerPlan(
+                in: ["image", "image", "pinch", "rotate"], "two master pointers", maximumTurn: 1.2)
+        else { return }
+        let (place, onImage, c, r, a0, f, da) = (plan.place, plan.onImage, plan.c, plan.r, plan.a0, plan.f, plan.da)
         let steps = max(int(10...24), Int(r * max(f, 1) * (abs(da) + abs(log(f))) / 10) + 1)
         let a = spiral(c, r: r, a0: a0, f: f, da: da, steps: steps)
         let b = spiral(c, r: r, a0: a0 + .pi, f: f, da: da, steps: steps)
@@ -204,5 +198,35 @@ extension Monkey {
         )
         record(t, required: moved, recognized: recognized, "×\(fixed(f, 2)), \(fixed(da * 180 / .pi, 0))°")
         try end()
+    }
+
+    /// Where a two-finger pinch/turn goes (shared by the MPX and the touch versions): a place,
+    /// its centre, a radius, a start angle with both fingers (opposite) on free ground, the scale
+    /// factor (kept inside the window) and the turn. Nil when no start point fits.
+    struct TwoFingerPlan {
+        var place: String
+        var onImage: Bool
+        var c: LayoutPoint
+        var r: Double
+        var a0: Double
+        var f: Double
+        var da: Double
+    }
+
+    func twoFingerPlan(in places: [String], _ what: String, maximumTurn: Double) -> TwoFingerPlan? {
+        let place = pick(places)
+        let onImage = place == "image"
+        let area = rect(place)
+        let c = onImage ? flower.center : area.center
+        let r = onImage ? min(flower.innerRadius(layout) * uniform(0.4, 0.8), 80) : uniform(15, area.height / 2 - 4)
+        let ok: (LayoutPoint) -> Bool = { onImage ? self.isFree($0) : area.insetBy(3).contains($0) }
+        guard let (_, a0) = around(c, radius: r, where: { ok($0) && ok(c + (c.x - $0.x, c.y - $0.y)) }) else {
+            return nil
+        }
+        begin("\(what) on the \(place)")
+        var f = place == "rotate" ? uniform(0.9, 1.1) : pinchFactor()
+        while f > 1, !fits(c, r * f) { f = max(1, f * 0.8) }
+        let da = place == "pinch" ? uniform(-0.1, 0.1) : turn(0.3, maximumTurn)
+        return TwoFingerPlan(place: place, onImage: onImage, c: c, r: r, a0: a0, f: f, da: da)
     }
 }

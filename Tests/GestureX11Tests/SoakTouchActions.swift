@@ -137,17 +137,11 @@ extension Monkey {
     /// Two fingers pinch and turn the flower, or the pinch or rotate region, symmetric about
     /// its centre.
     func touchPinch() throws {
-        let place = pick(["image", "image", "image", "pinch", "rotate"])
-        let onImage = place == "image"
-        let area = rect(place)
-        let c = onImage ? flower.center : area.center
-        let r = onImage ? min(flower.innerRadius(layout) * uniform(0.4, 0.8), 80) : uniform(15, area.height / 2 - 4)
-        let ok: (LayoutPoint) -> Bool = { onImage ? self.isFree($0) : area.insetBy(3).contains($0) }
-        guard let (_, a0) = around(c, radius: r, where: { ok($0) && ok(c + (c.x - $0.x, c.y - $0.y)) }) else { return }
-        begin("two-finger touch on the \(place)")
-        var f = place == "rotate" ? uniform(0.9, 1.1) : pinchFactor()
-        while f > 1, !fits(c, r * f) { f = max(1, f * 0.8) }
-        let da = place == "pinch" ? uniform(-0.1, 0.1) : turn(0.3, 1.8)
+        guard
+            let plan = twoFingerPlan(
+                in: ["image", "image", "image", "pinch", "rotate"], "two-finger touch", maximumTurn: 1.8)
+        else { return }
+        let (place, onImage, c, r, a0, f, da) = (plan.place, plan.onImage, plan.c, plan.r, plan.a0, plan.f, plan.da)
         let steps = int(12...30)
         func path(_ start: Double) -> [LayoutPoint] {
             (0...steps).map { i in
