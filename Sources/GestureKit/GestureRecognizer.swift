@@ -261,6 +261,10 @@ open class GestureRecognizer {
     }
 
     /// The number of tracked touches that are still down (not ending in this frame).
+    /// True while a move of the touches it holds cannot change its state until more touches
+    /// land (a pinch or rotation holding one). Subclasses that need several touches override it.
+    open var waitsForMoreTouches: Bool { false }
+
     public var numberOfDownTouches: Int {
         var n = 0
         var i = 0

@@ -4,16 +4,21 @@
 /// (`deliverCollected`). The lists live on the recognizer (see its stored `scratch…` properties)
 /// and keep their content between frames, so a steady stream of moves rewrites nothing.
 extension GestureRecognizer {
+    /// Empties the scratch lists (their counts) when `frame` is a new frame.
+    @inline(__always)
+    final func startScratch(frame: UInt64) {
+        guard scratchFrame != frame else { return }
+        scratchFrame = frame
+        scratchBeganCount = 0
+        scratchMovedCount = 0
+        scratchEndedCount = 0
+        scratchCancelledCount = 0
+    }
+
     /// Sorts one touch of frame `frame` into the scratch list of its phase.
     @inline(__always)
     final func collect(_ touch: Touch, frame: UInt64) {
-        if scratchFrame != frame {
-            scratchFrame = frame
-            scratchBeganCount = 0
-            scratchMovedCount = 0
-            scratchEndedCount = 0
-            scratchCancelledCount = 0
-        }
+        startScratch(frame: frame)
         switch touch.phase {
         case .began: Self.place(touch, in: &scratchBegan, count: &scratchBeganCount)
         case .moved: Self.place(touch, in: &scratchMoved, count: &scratchMovedCount)
@@ -26,13 +31,7 @@ extension GestureRecognizer {
     /// Writes no reference.
     @inline(__always)
     final func collectUnchanged(_ touch: Touch, frame: UInt64) -> Bool {
-        if scratchFrame != frame {
-            scratchFrame = frame
-            scratchBeganCount = 0
-            scratchMovedCount = 0
-            scratchEndedCount = 0
-            scratchCancelledCount = 0
-        }
+        startScratch(frame: frame)
         switch touch.phase {
         case .began:
             guard scratchBeganCount < scratchBegan.count, scratchBegan[scratchBeganCount] === touch else {

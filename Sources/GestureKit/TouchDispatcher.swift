@@ -387,4 +387,19 @@ public final class TouchDispatcher {
         if changes.isEmpty { return }
         handle(TouchFrame(timestamp: timestamp, changes: changes))
     }
+
+    /// Whether the next move of the touches down could change a recognizer's state: one has
+    /// begun, or one is still `possible` with touches down and does not wait for more of them
+    /// (``GestureRecognizer/waitsForMoreTouches``). A shell may read a drag that is not live in
+    /// batches: no transition, and so no frame, can come of it. (No UIKit counterpart.)
+    public var hasLiveGestures: Bool {
+        var i = 0
+        while i < arena.members.count {
+            let r = arena.members[i]
+            if r.stateStorage.isActive { return true }
+            if r.stateStorage == .possible && !r.waitsForMoreTouches && r.numberOfDownTouches > 0 { return true }
+            i += 1
+        }
+        return false
+    }
 }

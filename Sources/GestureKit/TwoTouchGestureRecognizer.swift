@@ -15,6 +15,9 @@
 /// their end ends an active gesture and fails a possible one, their cancel cancels it.
 @MainActor
 open class TwoTouchGestureRecognizer: GestureRecognizer {
+    /// One touch down: its moves change nothing until a second one lands.
+    open override var waitsForMoreTouches: Bool { numberOfDownTouches < 2 }
+
     /// The two tracked touches.
     @exclusivity(unchecked) private(set) var pair = TouchPair()
     /// Samples of the value, for ``velocity``-style queries.

@@ -108,6 +108,7 @@ private final class ViewTreeScene: ShellScene {
     func handle(_ event: InputEvent) { dispatcher.handle(event) }
     func advance(to time: Double) { dispatcher.advance(to: time) }
     var nextDeadline: Double? { dispatcher.nextDeadline }
+    var hasLiveGestures: Bool { dispatcher.hasLiveGestures }
 
     func mirrorCenter(for point: Point) -> Point {
         let v = root.hitTest(point) ?? root

@@ -64,8 +64,6 @@ extension X11Shell {
         if options.kiosk { hideCursor() }
     }
 
-    var xinputChecked: Bool { xiOpcode != 0 }
-
     /// Whether the server has XInput 2 (and which version: ``xinputVersion``).
     func xinputAvailable() -> Bool {
         if xiOpcode != 0 { return true }

@@ -225,9 +225,6 @@ public final class DemoScene: ShellScene {
         edgePan.addAction { [unowned self] _ in self.edgePanned() }
     }
 
-    /// ``recognizers``, built once (read on the per-event path without allocating).
-    private lazy var allRecognizers: [GestureRecognizer] = recognizers
-
     /// The recognizers, in the order of the table above.
     public var recognizers: [GestureRecognizer] {
         [tap] + swipes + [pinch, rotation, shake, imagePan, imagePinch, imageRotation, imageLongPress, edgePan]
@@ -419,10 +416,14 @@ public final class DemoScene: ShellScene {
 
     /// With a picture cache: notes a change of the image's scale or angle (its matrix's linear
     /// part) and starts the settle delay.
+    /// (Only after input that changed what is drawn: the image moves only then. Its scale and
+    /// angle are its view's transform and bounds' size — `--classic` pinches the size — read
+    /// without walking the view tree.)
     private func trackImageSettle() {
-        guard imageCache != nil else { return }
-        let m = imageMatrix
-        let linear = SIMD4(m.a, m.b, m.c, m.d)
+        guard imageCache != nil, needsDisplay else { return }
+        let t = imageView.transform
+        let size = imageView.bounds.size
+        let linear = SIMD8(t.a, t.b, t.c, t.d, size.width, size.height, 0, 0)
         guard linear != settleLinear else { return }
         settleLinear = linear
         settleDeadline = dispatcher.now + Self.imageSettleDelay
@@ -490,7 +491,7 @@ public final class DemoScene: ShellScene {
         var touches: [Point]
     }
     @exclusivity(unchecked) private var drawn: DrawnState?
-    @exclusivity(unchecked) private var settleLinear = SIMD4<Double>(.nan, .nan, .nan, .nan)
+    @exclusivity(unchecked) private var settleLinear = SIMD8<Double>(repeating: .nan)
     @exclusivity(unchecked) private var settleDeadline: Double?
     /// The settle delay passed: the next frame redraws the picture from its new copy.
     @exclusivity(unchecked) private var settleRedraw = false
@@ -526,22 +527,9 @@ public final class DemoScene: ShellScene {
         return rects
     }
 
-    /// Whether the next move of the touches down could change what is drawn: a recognizer has
-    /// begun, or is still possible with touches down that a move could make it recognize or fail.
-    /// A pinch or rotation holding one touch is not: a move of that finger changes nothing until
-    /// a second one lands. (The shell reads a drag that is not live in batches; timers fire on
-    /// time regardless.)
-    public var hasLiveGestures: Bool {
-        for r in allRecognizers {
-            if r.state.isActive { return true }
-            guard r.state == .possible else { continue }
-            let down = r.numberOfDownTouches
-            if down == 0 { continue }
-            if r is TwoTouchGestureRecognizer && down < 2 { continue }
-            return true
-        }
-        return false
-    }
+    /// Whether the next move of the touches down could change what is drawn
+    /// (`TouchDispatcher.hasLiveGestures`).
+    public var hasLiveGestures: Bool { dispatcher.hasLiveGestures }
 
     /// The touches down now, window points (drawn with `showTouches`).
     public var touchLocations: [Point] { dispatcher.activeTouches.map(\.locationInWindow) }
