@@ -21,6 +21,12 @@ extension Monkey {
             (2, backgroundClick), (4, { try self.imageDrag(mpx: true) }), (5, twoPointerPinch), (3, randomResize),
             (2, touchTap), (5, touchDrag), (7, touchPinch), (2, { try self.swipe(touch: true) }), (2, idle),
         ]
+        // Past half the run with a scale extreme not yet visited, every other burst is a pinch
+        // toward it (`pinchFactor` picks the direction), so a short run covers 0.1…10 whatever
+        // the seed.
+        if elapsed > config.seconds / 2 && (stats.minScale > 0.12 || stats.maxScale < 8) && chance(0.5) {
+            return try [imagePinch, touchPinch, twoPointerPinch][int(0...2)]()
+        }
         var n = int(0...(actions.map(\.weight).reduce(0, +) - 1))
         for action in actions {
             if n < action.weight { return try action.run() }
