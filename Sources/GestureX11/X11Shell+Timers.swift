@@ -1,6 +1,6 @@
 import GestureKit
 
-/// Timers: a replay's due events and the scene's deadlines (a kiosk's idle timers and tour are
+/// Timers: a replay's due events, the scene's deadlines and the loop's sleep (a kiosk's idle timers and tour are
 /// the scene's: see GesturesDemo's `KioskDirector`); activity reported to the scene.
 extension X11Shell {
     func runTimers(now: Double) {
@@ -36,4 +36,22 @@ extension X11Shell {
         scene.noteActivity(at: max(clock.now(), lastFed))
     }
 
+    /// The longest a dead drag is left unread. Without a wake connection a press during a batch
+    /// waits for its end, so the batch is then one 60 Hz frame at most.
+    var batchHold: Double {
+        wake == nil ? min(options.inputBatchInterval, 1.0 / 60) : options.inputBatchInterval
+    }
+
+    /// How long the loop may sleep: until the nearest deadline (-1: none).
+    func pollTimeout(now: Double) -> Int32 {
+        var deadline = Double.infinity
+        if let d = scene.nextDeadline { deadline = min(deadline, d) }
+        if let d = replay?.nextDeadline { deadline = min(deadline, d) }
+        if let d = presenter.busyDeadline { deadline = min(deadline, d) }
+        if let d = watchdog?.nextPing { deadline = min(deadline, d) }
+        if frameWanted && !presenter.isBusy { deadline = min(deadline, lastFrameAt + minFrameInterval) }
+        guard deadline.isFinite else { return -1 }
+        let ms = ((deadline - now) * 1000).rounded(.up)
+        return ms <= 0 ? 0 : Int32(min(ms, 86_400_000))
+    }
 }

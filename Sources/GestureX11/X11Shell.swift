@@ -50,8 +50,10 @@ import CXCB
 /// - **A drag that draws nothing is batched.** After a wake-up that brought motion, drew
 ///   nothing, and left the scene with no live gesture (every recognizer that saw the touches has
 ///   failed), the socket is read again only after `ShellOptions/inputBatchInterval`: such
-///   motion cannot change the picture, and a wake-up per motion is most of its cost. Any frame,
-///   any live gesture, or no motion in the batch ends the batching at once.
+///   motion cannot change the picture, and a wake-up per motion is most of its cost. Meanwhile
+///   a `WakeConnection` that hears every press, release, expose and resize (not motion) ends
+///   the batch at once, so no input that could draw waits. Any frame, any live gesture, or no
+///   motion in the batch ends the batching too.
 /// - **Idle is zero.** With nothing pending the timeout is infinite.
 ///
 /// Exit: ``run(scene:beforeExit:)`` returns 0 when the window is closed (WM_DELETE_WINDOW), a
@@ -125,6 +127,8 @@ public final class X11Shell {
     @exclusivity(unchecked) var running = false
     var exitStatus: Int32 = 0
 
+    /// Wakes the loop during a batched dead drag (nil without XInput 2).
+    var wake: WakeConnection?
     @exclusivity(unchecked) var replay: ReplayPlayer?
     var exitAfterReplay = false
     var replayReported = false
@@ -161,6 +165,9 @@ public final class X11Shell {
         keySymbols = xcb_key_symbols_alloc(x.raw)
         minFrameInterval = 1 / (refreshRate() ?? options.maximumFrameRate)
         setUpInput()
+        if xinputVersion >= 2.2 && options.inputBatchInterval > 0 {
+            wake = WakeConnection(display: options.display, window: xid)
+        }
     }
 
     // MARK: Public controls
@@ -210,13 +217,16 @@ public final class X11Shell {
         xcb_map_window(x.raw, xid)
         x.flush()
         running = true
-        // The signal pipe first (a negative fd is skipped), then the connection: while a dead
-        // drag is batched, only the pipe is watched.
+        // The signal pipe, the wake connection (a negative fd is skipped), then the connection:
+        // while a dead drag is batched, only the first two are watched.
         var fds = [
             pollfd(fd: signals.readEnd, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: wake?.fileDescriptor ?? -1, events: Int16(POLLIN), revents: 0),
             pollfd(fd: x.fileDescriptor, events: Int16(POLLIN), revents: 0),
         ]
+        let hold = batchHold
         var readable = true
+        var woken = false
         var stashed: UnsafeMutablePointer<xcb_generic_event_t>?
         while running {
             motionSeen = false
@@ -241,17 +251,20 @@ public final class X11Shell {
             let before = clock.now()
             var timeout = pollTimeout(now: before)
             if outputPending?() == true { timeout = timeout < 0 ? 10 : min(timeout, 10) }
-            let batching = motionSeen && !drew && !frameWanted && !scene.hasLiveGestures
+            // After the wake connection ended a batch, the next wait is on the X connection too:
+            // what woke it may reach the X connection a moment later.
+            let batching = motionSeen && !drew && !frameWanted && !woken && hold > 0 && !scene.hasLiveGestures
             if batching {
-                let ms = Int32((options.inputBatchInterval * 1000).rounded(.up))
+                let ms = Int32((hold * 1000).rounded(.up))
                 timeout = timeout < 0 ? ms : min(timeout, ms)
             }
-            fds[0].revents = 0
-            fds[1].revents = 0
-            let n = poll(&fds, batching ? 1 : 2, timeout)
+            for i in fds.indices { fds[i].revents = 0 }
+            let n = poll(&fds, batching ? 2 : 3, timeout)
             if n < 0 && errno != EINTR { break }
-            readable = batching || fds[1].revents & Int16(POLLIN) != 0
-            if fds[1].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
+            woken = fds[1].revents != 0
+            if woken { wake?.drain() }
+            readable = batching || fds[2].revents & Int16(POLLIN) != 0
+            if fds[2].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
                 // The server went away: the read notices and exits with status 1.
                 _ = x.nextEvent(read: true)
                 XConnection.lost()
@@ -274,6 +287,7 @@ public final class X11Shell {
     }
 
     private func tearDown() {
+        wake?.close()
         presenter.close()
         if let k = keySymbols { xcb_key_symbols_free(k) }
         if !windowDestroyed { xcb_destroy_window(x.raw, xid) }
@@ -289,18 +303,6 @@ public final class X11Shell {
 
     private var currentOverlay: [Point] {
         translator.modifierHeld || !drawnOverlay.isEmpty ? translator.overlay : []
-    }
-
-    private func pollTimeout(now: Double) -> Int32 {
-        var deadline = Double.infinity
-        if let d = scene.nextDeadline { deadline = min(deadline, d) }
-        if let d = replay?.nextDeadline { deadline = min(deadline, d) }
-        if let d = presenter.busyDeadline { deadline = min(deadline, d) }
-        if let d = watchdog?.nextPing { deadline = min(deadline, d) }
-        if frameWanted && !presenter.isBusy { deadline = min(deadline, lastFrameAt + minFrameInterval) }
-        guard deadline.isFinite else { return -1 }
-        let ms = ((deadline - now) * 1000).rounded(.up)
-        return ms <= 0 ? 0 : Int32(min(ms, 86_400_000))
     }
 
     /// Feeds one input event to the scene (applying a pending resize first). A touch frame
@@ -370,7 +372,9 @@ public final class X11Shell {
             x.sync()
             let t = max(clock.now(), lastFed)
             onReady?(
-                ShellReady(time: t, window: window, size: size, scale: scale, xinputVersion: xinputVersion))
+                ShellReady(
+                    time: t, window: window, size: size, scale: scale, xinputVersion: xinputVersion,
+                    inputBatchInterval: batchHold))
             watchdog?.ready(now: t)
             replay?.begin(at: t)
         }
