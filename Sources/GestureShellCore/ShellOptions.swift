@@ -32,6 +32,9 @@ public struct ShellOptions: Sendable {
     /// The most frames per second when the server reports no refresh rate (Xvfb): one frame per
     /// refresh interval otherwise (RandR).
     public var maximumFrameRate = 240.0
+    /// Pace frames by the Present extension's vertical blanks where there is a display with a
+    /// refresh rate (false: by a deadline of one refresh interval, as on Xvfb).
+    public var usePresent = true
     /// Present frames through MIT-SHM when the server offers it (false: PutImage only, as on a
     /// remote display — for tests of that path).
     public var useSHM = true
@@ -72,10 +75,18 @@ public struct ShellReady: Sendable {
     /// The longest a dead drag is left unread, seconds (``ShellOptions/inputBatchInterval``, or
     /// at most one 60 Hz frame when nothing can wake the loop earlier: no XInput 2).
     public var inputBatchInterval: Double
+    /// How frames are paced: "present" (the Present extension's vertical blanks) or
+    /// "deadline" (one ``frameInterval`` apart).
+    public var pacing: String
+    /// One refresh interval, seconds.
+    public var frameInterval: Double
 
     public init(
-        time: Double, window: UInt, size: Size, scale: Double, xinputVersion: Double, inputBatchInterval: Double = 0
+        time: Double, window: UInt, size: Size, scale: Double, xinputVersion: Double, inputBatchInterval: Double = 0,
+        pacing: String = "deadline", frameInterval: Double = 0
     ) {
+        self.pacing = pacing
+        self.frameInterval = frameInterval
         self.time = time
         self.window = window
         self.size = size

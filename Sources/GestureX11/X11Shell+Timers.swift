@@ -49,7 +49,7 @@ extension X11Shell {
         if let d = replay?.nextDeadline { deadline = min(deadline, d) }
         if let d = presenter.busyDeadline { deadline = min(deadline, d) }
         if let d = watchdog?.nextPing { deadline = min(deadline, d) }
-        if frameWanted && !presenter.isBusy { deadline = min(deadline, lastFrameAt + minFrameInterval) }
+        if frameWanted && !presenter.isBusy, let d = pacer.nextDeadline { deadline = min(deadline, d) }
         guard deadline.isFinite else { return -1 }
         let ms = ((deadline - now) * 1000).rounded(.up)
         return ms <= 0 ? 0 : Int32(min(ms, 86_400_000))

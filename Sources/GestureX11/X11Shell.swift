@@ -43,8 +43,9 @@ import CXCB
 ///   the loop, one read takes everything the server sent, and the moves of that read reach the
 ///   scene as one touch frame (UIKit's coalesced touches). Event times are the server's
 ///   (`ServerTimeMapper`), so recognition does not depend on when the loop ran.
-/// - **A frame as soon as possible after input**, at most one per refresh interval (RandR's rate
-///   of the screen's first CRTC when it reports one, else `ShellOptions/maximumFrameRate`),
+/// - **A frame as soon as possible after input**, at most one per refresh interval: paced by
+///   the Present extension's vertical blanks where there is a display with a refresh rate
+///   (`FramePacer`), else by a deadline (`ShellOptions/maximumFrameRate` on Xvfb),
 ///   and at most one in flight: with MIT-SHM the next frame waits until the server has processed
 ///   the last one (`Presenter`). Only the damaged rectangles are drawn (`ShellScene/damage`) and uploaded.
 /// - **A drag that draws nothing is batched.** After a wake-up that brought motion, drew
@@ -98,8 +99,8 @@ public final class X11Shell {
     var hasWindowManager = false
     var fullscreenNow = false
     var savedGeometry: (x: Int32, y: Int32, w: UInt32, h: UInt32)?
-    /// The shortest time between two frames (one refresh interval).
-    var minFrameInterval = 1.0 / 240
+    /// When the next frame may be drawn (Present's vertical blanks, or a deadline).
+    @exclusivity(unchecked) var pacer: FramePacer!
 
     let translator: InputTranslator
     @exclusivity(unchecked) var timeMapper = ServerTimeMapper()
@@ -122,7 +123,6 @@ public final class X11Shell {
     @exclusivity(unchecked) var everExposed = false
     @exclusivity(unchecked) var forceRedraw = true
     @exclusivity(unchecked) var drawnOverlay: [Point] = []
-    @exclusivity(unchecked) var lastFrameAt = -Double.infinity
     @exclusivity(unchecked) var isReady = false
     @exclusivity(unchecked) var running = false
     var exitStatus: Int32 = 0
@@ -163,7 +163,10 @@ public final class X11Shell {
         createWindow()
         presenter = Presenter(connection: x, window: xid, depth: x.rootDepth, allowSHM: options.useSHM)
         keySymbols = xcb_key_symbols_alloc(x.raw)
-        minFrameInterval = 1 / (refreshRate() ?? options.maximumFrameRate)
+        let refresh = refreshRate()
+        pacer = FramePacer(
+            connection: x, window: xid, interval: 1 / (refresh ?? options.maximumFrameRate),
+            usePresent: options.usePresent && refresh != nil)
         setUpInput()
         if xinputVersion >= 2.2 && options.inputBatchInterval > 0 {
             wake = WakeConnection(display: options.display, window: xid)
@@ -350,7 +353,7 @@ public final class X11Shell {
     func drawIfNeeded(now: Double) -> Bool {
         guard everExposed else { return false }
         var drew = false
-        if frameWanted && !presenter.isBusy && now >= lastFrameAt + minFrameInterval {
+        if frameWanted && !presenter.isBusy && pacer.mayDraw(now: now) {
             drawFrame(now: now)
             drew = true
         } else if let r = exposedRect, presenter.surface != nil {
@@ -374,7 +377,8 @@ public final class X11Shell {
             onReady?(
                 ShellReady(
                     time: t, window: window, size: size, scale: scale, xinputVersion: xinputVersion,
-                    inputBatchInterval: batchHold))
+                    inputBatchInterval: batchHold, pacing: pacer.mode == .present ? "present" : "deadline",
+                    frameInterval: pacer.interval))
             watchdog?.ready(now: t)
             replay?.begin(at: t)
         }
@@ -393,7 +397,7 @@ public final class X11Shell {
         drawnOverlay = overlay
         forceRedraw = false
         presenter.present(rects, now: now)
-        lastFrameAt = now
+        pacer.framePresented(now: now)
     }
 
     func point(_ x: Double, _ y: Double) -> Point {

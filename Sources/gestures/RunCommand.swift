@@ -227,6 +227,8 @@ struct RunCommand: ParsableCommand {
             line.add("scale", ready.scale)
             line.add("xinput", ready.xinputVersion)
             line.add("batchMs", (ready.inputBatchInterval * 1000).rounded())
+            line.add("pacing", ready.pacing)
+            line.add("refreshHz", (1 / ready.frameInterval * 10).rounded() / 10)
             log?.write(line.text)
         }
         // Kiosk policy (idle reset, attract tour) is the demo's, around its scene.
