@@ -168,9 +168,6 @@ public final class X11Shell {
             connection: x, window: xid, interval: 1 / (refresh ?? options.maximumFrameRate),
             usePresent: options.usePresent && refresh != nil)
         setUpInput()
-        if xinputVersion >= 2.2 && options.inputBatchInterval > 0 {
-            wake = WakeConnection(display: options.display, window: xid)
-        }
     }
 
     // MARK: Public controls
@@ -261,6 +258,7 @@ public final class X11Shell {
                 let ms = Int32((hold * 1000).rounded(.up))
                 timeout = timeout < 0 ? ms : min(timeout, ms)
             }
+            fds[1].fd = wake?.fileDescriptor ?? -1
             for i in fds.indices { fds[i].revents = 0 }
             let n = poll(&fds, batching ? 2 : 3, timeout)
             if n < 0 && errno != EINTR { break }
@@ -373,6 +371,10 @@ public final class X11Shell {
         if drew && !isReady {
             isReady = true
             x.sync()
+            // After the first frame, so that its connect and round trips are not on the way to it.
+            if xinputVersion >= 2.2 && options.inputBatchInterval > 0 {
+                wake = WakeConnection(display: options.display, window: xid)
+            }
             let t = max(clock.now(), lastFed)
             onReady?(
                 ShellReady(
