@@ -6,7 +6,12 @@ extension X11Shell {
     func runTimers(now: Double) {
         // A replay (--replay) and the kiosk tour: their due events, as if a person did them.
         if let player = replay, player.isPlaying {
-            for e in player.due(at: now, notBefore: lastFed) { feed(e, real: false) }
+            while let item = player.next(at: now, notBefore: lastFed) {
+                switch item {
+                case .event(let e): feed(e, real: false)
+                case .action(let k): onReplayAction?(k)
+                }
+            }
             if player.isFinished && !replayReported {
                 replayReported = true
                 onReplayFinished?()

@@ -151,6 +151,14 @@ struct RunCommand: ParsableCommand {
                 throw .usage(error.description)
             }
         }
+        if let trace, !trace.actions.isEmpty {
+            // An unknown recognizer or property in a `set` line: status 2 before any window.
+            do throws(TraceError) {
+                _ = try bind(trace.actions, to: DemoScene(size: trace.viewport))
+            } catch {
+                throw .usage(error.description)
+            }
+        }
         let picture = try loadPicture(explicit: image, needed: true)
         var tourTrace: Trace?
         if kiosk, let kioskTour {
@@ -244,7 +252,19 @@ struct RunCommand: ParsableCommand {
             }
             driven = director
         }
-        if let trace { shell.play(trace.events, exitWhenDone: exitAfterReplay) }
+        if let trace {
+            // The trace's `set` lines act on the demo's recognizers by name, as in `gestures replay`.
+            let bound: [BoundAction]
+            do throws(TraceError) {
+                bound = try bind(trace.actions, to: scene)
+            } catch {
+                throw .usage(error.description)
+            }
+            shell.onReplayAction = { k in bound[k].applySettings() }
+            shell.play(
+                trace.events, actions: bound.map { ($0.action.position, $0.action.timestamp) },
+                exitWhenDone: exitAfterReplay)
+        }
         // Slow readers: what they have not taken is retried every turn of the loop.
         if log != nil || recorder != nil {
             shell.outputPending = {
