@@ -63,8 +63,7 @@ public enum DemoRenderer {
         if visible(layout.label) {
             DemoFonts.select(DemoFonts.regular, on: cr)
             setColor(cr, labelColor)
-            let labelSize = max(1, min(layout.label.height * 0.55, layout.label.width * 0.06))
-            centredText(cr, scene.label, in: layout.label, size: labelSize)
+            centredText(cr, scene.label, in: layout.label, size: labelFontSize(layout.label))
         }
 
         var points = overlay
@@ -180,25 +179,69 @@ public enum DemoRenderer {
     /// then `cairo_show_text` converted it twice, and the feedback label changes every frame of
     /// a drag).
     static func centredText(_ cr: OpaquePointer, _ text: String, in rect: Rect, size: Double) {
-        guard size.isFinite, size > 0, rect.width > 0, !text.isEmpty else { return }
+        guard let run = fitted(cr, text, in: rect, size: size) else { return }
+        run.show(cr)
+    }
+
+    /// `text` as glyphs fitted into `rect` (`size` points, shrunk to 94 % of the rect's width),
+    /// with the origin that centres it; sets `cr`'s font size to the size used.
+    private static func fitted(_ cr: OpaquePointer, _ text: String, in rect: Rect, size: Double) -> GlyphRun? {
+        guard size.isFinite, size > 0, rect.width > 0, !text.isEmpty else { return nil }
         cairo_set_font_size(cr, size)
-        guard var run = GlyphRun(cr, text) else { return }
+        guard var run = GlyphRun(cr, text) else { return nil }
         let maxWidth = rect.width * 0.94
         if run.extents.x_advance > maxWidth && run.extents.x_advance > 0 {
             cairo_set_font_size(cr, size * maxWidth / run.extents.x_advance)
-            guard let smaller = GlyphRun(cr, text) else { return }
+            guard let smaller = GlyphRun(cr, text) else { return nil }
             run = smaller
         }
         var fe = cairo_font_extents_t()
         cairo_font_extents(cr, &fe)
-        run.show(cr, x: rect.midX - run.extents.x_advance / 2, y: rect.midY + (fe.ascent - fe.descent) / 2)
+        run.x = rect.midX - run.extents.x_advance / 2
+        run.y = rect.midY + (fe.ascent - fe.descent) / 2
+        return run
     }
 
-    /// `text` as glyphs of `cr`'s current font, at the origin, with their extents.
+    /// The feedback label's font size in `rect` (before shrinking to fit).
+    static func labelFontSize(_ rect: Rect) -> Double {
+        max(1, min(rect.height * 0.55, rect.width * 0.06))
+    }
+
+    /// A context to measure text with, outside drawing (a 1×1 image).
+    private static let measuring: OpaquePointer = {
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1)
+        defer { cairo_surface_destroy(surface) }
+        return cairo_create(surface)
+    }()
+
+    /// The part of the label's `rect` that `text` can touch when drawn there: the full height,
+    /// and the width of its ink and advance plus a margin of 4 pt and 3 % (hinting at another
+    /// pixel scale moves each glyph by a fraction of a pixel). A label change damages the old
+    /// and the new text's boxes only, not the whole label: a drag changes the label every
+    /// frame, and the label's width was a third of the pixels a drag redrew.
+    public static func labelTextBox(_ text: String, in rect: Rect) -> Rect? {
+        let cr = measuring
+        DemoFonts.select(DemoFonts.regular, on: cr)
+        guard let run = fitted(cr, text, in: rect, size: labelFontSize(rect)) else { return nil }
+        let e = run.extents
+        let x = run.x
+        let left = min(x, x + e.x_bearing)
+        let right = max(x + e.x_advance, x + e.x_bearing + e.width)
+        guard left.isFinite, right.isFinite else { return rect }
+        let margin = 4 + 0.03 * (right - left)
+        let minX = max(rect.minX, left - margin)
+        let maxX = min(rect.maxX, right + margin)
+        return maxX > minX ? Rect(x: minX, y: rect.minY, width: maxX - minX, height: rect.height) : nil
+    }
+
+    /// `text` as glyphs of `cr`'s current font, laid out from (0, 0), with their extents, and
+    /// the origin (`x`, `y`) they are shown at.
     private struct GlyphRun: ~Copyable {
         let glyphs: UnsafeMutablePointer<cairo_glyph_t>
         let count: Int32
         var extents = cairo_text_extents_t()
+        var x = 0.0
+        var y = 0.0
 
         init?(_ cr: OpaquePointer, _ text: String) {
             var pointer: UnsafeMutablePointer<cairo_glyph_t>?
@@ -214,7 +257,7 @@ public enum DemoRenderer {
         deinit { cairo_glyph_free(glyphs) }
 
         /// Shows the glyphs with their origin at (`x`, `y`).
-        func show(_ cr: OpaquePointer, x: Double, y: Double) {
+        func show(_ cr: OpaquePointer) {
             for i in 0..<Int(count) {
                 glyphs[i].x += x
                 glyphs[i].y += y
