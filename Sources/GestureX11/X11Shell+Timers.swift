@@ -21,6 +21,7 @@ extension X11Shell {
             lastFed = t
             guardCount += 1
         }
+        runAdminTimer(now: now)
         // Fingers held down: someone is there (a kiosk's idle timers).
         if isReady && translator.hasActiveFingers { scene.noteActivity(at: max(now, lastFed)) }
     }

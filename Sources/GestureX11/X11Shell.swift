@@ -56,7 +56,9 @@ import CXCB
 ///
 /// Exit: ``run(scene:beforeExit:)`` returns 0 when the window is closed (WM_DELETE_WINDOW), a
 /// quit key is pressed, SIGINT/SIGTERM/SIGHUP arrives (within one loop turn: the signal pipe is
-/// always watched), or a replay ends with `exitWhenDone`. A lost X connection prints one line
+/// always watched), or a replay ends with `exitWhenDone`. A kiosk differs: closes are refused,
+/// only the admin exit returns 0, signals return 128 + the signal, SIGHUP calls ``onHangup``
+/// (`X11Shell+Kiosk.swift`). A lost X connection prints one line
 /// ("gestures: lost the X connection") and exits the process with status 1 at once.
 @MainActor
 public final class X11Shell {
@@ -80,6 +82,10 @@ public final class X11Shell {
     public var outputPending: (() -> Bool)?
     /// Called once the first frame is on screen.
     public var onReady: ((ShellReady) -> Void)?
+    /// Kiosk and monitor events for the operator log (see `X11Shell+Kiosk.swift`).
+    public var onKioskEvent: ((ShellKioskEvent) -> Void)?
+    /// SIGHUP: when set, called instead of ending the loop (a kiosk reloads its configuration).
+    public var onHangup: (() -> Void)?
     /// Called when a replay started with ``play(_:exitWhenDone:)`` is over (its last event and
     /// a second of tail); with `exitWhenDone` the shell then quits with status 0.
     public var onReplayFinished: (() -> Void)?
@@ -129,6 +135,12 @@ public final class X11Shell {
     var exitAfterReplay = false
     var replayReported = false
     let watchdog = WatchdogNotifier.fromEnvironment()
+    /// Fullscreen: the monitor (or screen) the window covers (`X11Shell+Monitors.swift`).
+    var placement: Placement?
+    var mappedOnce = false
+    var randrEventBase: UInt8 = 0
+    var saverSuspended = false
+    var admin: AdminExit?
 
     /// Opens the display and creates the window (not yet mapped: ``run(scene:beforeExit:)`` maps
     /// it). ``size`` is then the window's size in points: make the scene for it.
@@ -156,11 +168,13 @@ public final class X11Shell {
         translator.mirrorCenter = { [unowned self] p in self.scene?.mirrorCenter(for: p) ?? p }
         scratch.reserveCapacity(8)
         hasWindowManager = detectWindowManager()
+        if options.fullscreen || options.kiosk { placement = try currentPlacement(strict: true) }
         createWindow()
         presenter = Presenter(connection: x, window: xid, depth: x.rootDepth, allowSHM: options.useSHM)
         keySymbols = xcb_key_symbols_alloc(x.raw)
         minFrameInterval = 1 / (refreshRate() ?? options.maximumFrameRate)
         setUpInput()
+        setUpKiosk()
     }
 
     // MARK: Public controls
@@ -267,14 +281,9 @@ public final class X11Shell {
         return exitStatus
     }
 
-    /// SIGINT, SIGTERM and SIGHUP end the loop cleanly (status 0), whatever it was doing: the
-    /// pipe is watched in every state, and no drawing or output waits without a bound.
-    func handleSignal(_ signal: Int32) {
-        quit(status: 0)
-    }
-
     private func tearDown() {
         presenter.close()
+        suspendScreenSaver(false)
         if let k = keySymbols { xcb_key_symbols_free(k) }
         if !windowDestroyed { xcb_destroy_window(x.raw, xid) }
         _ = xcb_flush(x.raw)
@@ -297,6 +306,7 @@ public final class X11Shell {
         if let d = replay?.nextDeadline { deadline = min(deadline, d) }
         if let d = presenter.busyDeadline { deadline = min(deadline, d) }
         if let d = watchdog?.nextPing { deadline = min(deadline, d) }
+        if let d = admin?.deadline { deadline = min(deadline, d) }
         if frameWanted && !presenter.isBusy { deadline = min(deadline, lastFrameAt + minFrameInterval) }
         guard deadline.isFinite else { return -1 }
         let ms = ((deadline - now) * 1000).rounded(.up)
