@@ -141,15 +141,11 @@ final class KioskRuntime {
         let now = shell.clock.now()
         do throws(CommandFailure) {
             let s = try configFile.map { f throws(CommandFailure) in try base.reading(f) } ?? base
-            let picture: DemoImage?? =
-                s.image == settings.image ? .none : .some(try loadPicture(explicit: s.image, needed: true))
+            // The picture is read again even from the same path (it may have been replaced).
+            let picture = try loadPicture(explicit: s.image, needed: true)
             let tour = try s.loadTour()
             apply(s, tour: tour)
-            if let picture {
-                director.replace(scene: makeScene(picture), at: now)
-            } else {
-                director.restartTimers(at: now)
-            }
+            director.replace(scene: makeScene(picture), at: now)
             shell.redrawAll()
             logEvent("reload", at: now)
         } catch {
