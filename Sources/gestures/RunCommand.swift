@@ -29,7 +29,9 @@ struct RunCommand: ParsableCommand {
             parallel (two-finger pan). Every extra master pointer (xinput create-master) is a finger.
             Keys: + / - scale, [ / ] rotate, arrows move the flower, Ctrl+Z shake, F11 fullscreen, \
             q or Escape quit (not in kiosk mode).
-            Exit status: 0 when closed, 1 no display or lost X connection, 2 bad usage or input.
+            Exit status: 0 when closed, 1 no display or lost X connection, 2 bad usage or input. \
+            Kiosk: 0 only by the admin exit (hold the chord, then the PIN if set); SIGTERM/SIGINT \
+            128+signal; SIGHUP reloads --kiosk-config and reopens the log.
             """)
 
     @Option(name: .long, help: ArgumentHelp("Window size in points.", valueName: "WxH"))
