@@ -41,6 +41,9 @@ public struct ShellOptions: Sendable {
     /// Kiosk: let the screen saver and DPMS blank the screen (default: held off with
     /// MIT-SCREEN-SAVER's suspend while the kiosk runs).
     public var allowBlanking = false
+    /// Kiosk: hold the saver off with MIT-SCREEN-SAVER suspend when the server has 1.1 (false:
+    /// reset it periodically, as on a server without it — for tests of that path).
+    public var useSaverSuspend = true
     /// Kiosk: the admin exit (nil: the default chord, no PIN).
     public var adminExit: AdminExit?
 

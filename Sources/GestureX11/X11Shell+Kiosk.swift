@@ -14,7 +14,9 @@ import GestureKit
 ///   neither the screen saver nor DPMS, whatever `xset s` / `xset dpms` say, the attract tour
 ///   included — it is fed inside the app, so the server sees no input); released at exit (and
 ///   by the server when the connection goes). `--allow-blanking` (``ShellOptions/allowBlanking``)
-///   leaves the saver alone. A server without the extension: one warning line.
+///   leaves the saver alone. A server without the extension (or older than 1.1): one warning
+///   line, and the saver is reset (`ForceScreenSaver Reset`, as if input had come) at half its
+///   timeout instead.
 /// - **Locked down.** `WM_DELETE_WINDOW` (a WM's close button, Alt+F4, `xdotool windowclose`
 ///   through a WM) and `_NET_CLOSE_WINDOW` (`wmctrl -c`) are refused, each with one stderr
 ///   line and ``ShellKioskEvent/closeRefused(_:)``. The quit keys are off (``KeyBindings``).
@@ -36,27 +38,41 @@ extension X11Shell {
 
     /// MIT-SCREEN-SAVER suspend (true) or release (false).
     func suspendScreenSaver(_ on: Bool) {
-        if on {
-            guard let ext = gestures_screensaver_extension(x.raw), ext.pointee.present != 0,
-                let v = xcb_screensaver_query_version_reply(x.raw, xcb_screensaver_query_version(x.raw, 1, 1), nil)
-            else {
-                x.exitIfBroken()
-                writeStderr("gestures: warning: the X server has no MIT-SCREEN-SAVER extension; the screen may blank")
-                return
-            }
-            let ok = v.pointee.server_major_version > 1 || v.pointee.server_minor_version >= 1
-            free(v)
-            guard ok else {
-                writeStderr(
-                    "gestures: warning: the X server's MIT-SCREEN-SAVER is older than 1.1; the screen may blank")
-                return
-            }
-            xcb_screensaver_suspend(x.raw, 1)
-            saverSuspended = true
-        } else if saverSuspended {
-            xcb_screensaver_suspend(x.raw, 0)
+        guard on else {
+            if saverSuspended { xcb_screensaver_suspend(x.raw, 0) }
             saverSuspended = false
+            return
         }
+        var version: (major: UInt16, minor: UInt16)?
+        if options.useSaverSuspend, let ext = gestures_screensaver_extension(x.raw), ext.pointee.present != 0,
+            let v = xcb_screensaver_query_version_reply(x.raw, xcb_screensaver_query_version(x.raw, 1, 1), nil)
+        {
+            version = (v.pointee.server_major_version, v.pointee.server_minor_version)
+            free(v)
+        }
+        x.exitIfBroken()
+        guard let version, version.major > 1 || version.minor >= 1 else {
+            writeStderr(
+                "gestures: warning: the X server has no MIT-SCREEN-SAVER 1.1 (suspend); resetting the saver instead")
+            saverResetAt = clock.now()
+            return
+        }
+        xcb_screensaver_suspend(x.raw, 1)
+        saverSuspended = true
+    }
+
+    /// Resets the screen saver when it is due (servers without MIT-SCREEN-SAVER 1.1): at half
+    /// the server's saver timeout (`xset s`, read each time: it may change), at most every 20 s.
+    func resetSaverIfDue(now: Double) {
+        guard let due = saverResetAt, now >= due else { return }
+        xcb_force_screen_saver(x.raw, UInt8(XCB_SCREEN_SAVER_RESET.rawValue))
+        var interval = 20.0
+        if let r = xcb_get_screen_saver_reply(x.raw, xcb_get_screen_saver(x.raw), nil) {
+            if r.pointee.timeout > 0 { interval = min(interval, max(0.5, Double(r.pointee.timeout) / 2)) }
+            free(r)
+        }
+        x.exitIfBroken()
+        saverResetAt = now + interval
     }
 
     /// A client message to the window (or, in kiosk mode, to the root about the window).

@@ -22,6 +22,7 @@ extension X11Shell {
             guardCount += 1
         }
         runAdminTimer(now: now)
+        resetSaverIfDue(now: now)
         // Fingers held down: someone is there (a kiosk's idle timers).
         if isReady && translator.hasActiveFingers { scene.noteActivity(at: max(now, lastFed)) }
     }

@@ -140,6 +140,7 @@ public final class X11Shell {
     var mappedOnce = false
     var randrEventBase: UInt8 = 0
     var saverSuspended = false
+    var saverResetAt: Double?
     var admin: AdminExit?
 
     /// Opens the display and creates the window (not yet mapped: ``run(scene:beforeExit:)`` maps
@@ -307,6 +308,7 @@ public final class X11Shell {
         if let d = presenter.busyDeadline { deadline = min(deadline, d) }
         if let d = watchdog?.nextPing { deadline = min(deadline, d) }
         if let d = admin?.deadline { deadline = min(deadline, d) }
+        if let d = saverResetAt { deadline = min(deadline, d) }
         if frameWanted && !presenter.isBusy { deadline = min(deadline, lastFrameAt + minFrameInterval) }
         guard deadline.isFinite else { return -1 }
         let ms = ((deadline - now) * 1000).rounded(.up)

@@ -107,6 +107,9 @@ struct RunCommand: ParsableCommand {
     @Flag(name: .long, help: ArgumentHelp("Use core X events only, as without XInput 2.", visibility: .hidden))
     var coreInput = false
 
+    @Flag(name: .long, help: ArgumentHelp("Kiosk: reset the saver instead of suspending it.", visibility: .hidden))
+    var saverResetOnly = false
+
     @Option(
         name: .long,
         help: ArgumentHelp("Read the X connection at most every N ms during motion (0: at once).", visibility: .hidden))
@@ -227,6 +230,7 @@ struct RunCommand: ParsableCommand {
         options.kiosk = kiosk
         options.monitor = monitor.map(MonitorChoice.init)
         options.allowBlanking = allowBlanking
+        options.useSaverSuspend = !saverResetOnly
         options.adminExit = adminExit
         options.showTouches = showTouches
         options.simulateModifier = simulateModifier

@@ -121,16 +121,22 @@ extension XServerTests {
         // MARK: Screen kept on
 
         @Test(
-            "Saver at 3 s, the tour playing: the saver stays Off for 6 s in kiosk mode; with --allow-blanking it comes On (the check can fail)",
-            arguments: [false, true])
-        func screenSaverHeldOff(allowBlanking: Bool) throws {
+            "Saver at 3 s, the tour playing: the saver stays Off for 6 s in kiosk mode (suspended, or reset as on a server without MIT-SCREEN-SAVER 1.1); with --allow-blanking it comes On (the check can fail)",
+            arguments: [[], ["--saver-reset-only"], ["--allow-blanking"]])
+        func screenSaverHeldOff(extra: [String]) throws {
+            let allowBlanking = extra == ["--allow-blanking"]
+            // The saver's timeout first (a server-wide setting), then the app.
+            let server = try TestXServer()
+            let probe = try XConnection(server.display)
+            XSetScreenSaver(probe.display, 3, 600, PreferBlanking, AllowExposures)
+            probe.sync()
+            probe.close()
             let session = try AppSession(
-                arguments: ["--kiosk", "--kiosk-tour-after", "1", "--kiosk-reset-after", "1"]
-                    + (allowBlanking ? ["--allow-blanking"] : []))
+                display: server.display,
+                arguments: ["--kiosk", "--kiosk-tour-after", "1", "--kiosk-reset-after", "1"] + extra
+            ) { server.stop() }
             defer { session.close() }
             let connection = session.connection
-            XSetScreenSaver(connection.display, 3, 600, PreferBlanking, AllowExposures)
-            connection.sync()
             _ = try session.app.log.waitFor("tour start", timeout: 4) { $0.string("event") == "tourStart" }
             var states: [UInt8] = []
             let start = monotonicNow()
