@@ -1,3 +1,5 @@
+import GestureKit
+
 /// A key chord such as `ctrl+alt+shift+q`: modifiers (`ctrl`, `alt`, `shift`, `super`) and one
 /// key (a letter, a digit, or `F1`…`F12`), as X keysym and modifier mask.
 public struct KeyChord: Equatable, Sendable, CustomStringConvertible {
@@ -175,5 +177,92 @@ public struct AdminExit: Sendable {
             state = .idle
             return .pinRejected
         }
+    }
+}
+
+extension AdminExit {
+    /// The admin gesture (``CornerPress``) completed: as the chord held — the PIN is asked for
+    /// when one is set, else the exit.
+    public mutating func gestureCompleted(at time: Double) -> Outcome {
+        guard pin != nil else {
+            state = .idle
+            return .exit
+        }
+        state = .pin(entered: "", until: time + pinTimeout)
+        return .pinRequested
+    }
+}
+
+/// The admin exit for a kiosk without a keyboard: two fingers held in opposite corners of the
+/// window at once (top-left and bottom-right, or top-right and bottom-left) for ``hold``
+/// seconds — a visitor does not do that by accident, a cleaner wiping the glass lifts a hand.
+/// A corner is a square of side ``cornerSide(for:)`` (10 % of the shorter side, at least
+/// 48 points). Fingers that leave their corner, or lift, start it over; after it fires, the
+/// fingers must all lift before it can fire again. Only real touches count (not the tour, not
+/// a replay).
+public struct CornerPress: Sendable {
+    /// Seconds the two corners are held (0: the corner gesture is off).
+    public var hold: Double
+    private var down: [Int: (location: Point, since: Double)] = [:]
+    private var size = Size.zero
+    private var fired = false
+
+    public init(hold: Double = 5) {
+        self.hold = hold
+    }
+
+    /// The side of a corner square for a window of `size` points.
+    public static func cornerSide(for size: Size) -> Double {
+        max(48, 0.1 * min(size.width, size.height))
+    }
+
+    /// Follows the touches of `frame` in a window of `size` points.
+    public mutating func handle(_ frame: TouchFrame, size: Size) {
+        guard hold > 0 else { return }
+        self.size = size
+        for c in frame.changes {
+            switch c.phase {
+            case .began: down[c.id] = (c.location, frame.timestamp)
+            case .moved: down[c.id]?.location = c.location
+            case .ended, .cancelled: down[c.id] = nil
+            }
+        }
+        if down.isEmpty { fired = false }
+    }
+
+    /// When the gesture completes if the fingers stay (nil: no pair of opposite corners held).
+    public var deadline: Double? {
+        guard hold > 0, !fired else { return nil }
+        let side = Self.cornerSide(for: size)
+        func corner(_ p: Point) -> Int? {
+            let left = p.x <= side
+            let right = p.x >= size.width - side
+            let top = p.y <= side
+            let bottom = p.y >= size.height - side
+            switch (left, right, top, bottom) {
+            case (true, false, true, false): return 0  // top-left
+            case (false, true, false, true): return 2  // bottom-right
+            case (false, true, true, false): return 1  // top-right
+            case (true, false, false, true): return 3  // bottom-left
+            default: return nil
+            }
+        }
+        var earliest: [Int: Double] = [:]
+        for (_, d) in down {
+            guard let c = corner(d.location) else { continue }
+            earliest[c] = max(earliest[c] ?? -.infinity, d.since)
+        }
+        var best: Double?
+        for (a, b) in [(0, 2), (1, 3)] {
+            if let ta = earliest[a], let tb = earliest[b] { best = min(best ?? .infinity, max(ta, tb) + hold) }
+        }
+        return best
+    }
+
+    /// True once, when the held corners reach ``hold`` at `time`.
+    public mutating func advance(to time: Double) -> Bool {
+        guard let d = deadline, time >= d else { return false }
+        fired = true
+        return true
     }
 }

@@ -44,6 +44,9 @@ public struct ShellOptions: Sendable {
     /// Kiosk: hold the saver off with MIT-SCREEN-SAVER suspend when the server has 1.1 (false:
     /// reset it periodically, as on a server without it — for tests of that path).
     public var useSaverSuspend = true
+    /// Kiosk: seconds two fingers are held in opposite corners for the admin exit
+    /// (`CornerPress`; 0: off).
+    public var adminCornerHold = 5.0
     /// Kiosk: the admin exit (nil: the default chord, no PIN).
     public var adminExit: AdminExit?
 

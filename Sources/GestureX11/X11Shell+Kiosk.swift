@@ -20,7 +20,8 @@ import GestureKit
 /// - **Locked down.** `WM_DELETE_WINDOW` (a WM's close button, Alt+F4, `xdotool windowclose`
 ///   through a WM) and `_NET_CLOSE_WINDOW` (`wmctrl -c`) are refused, each with one stderr
 ///   line and ``ShellKioskEvent/closeRefused(_:)``. The quit keys are off (``KeyBindings``).
-/// - **Admin exit** (``AdminExit``): the chord held, then the PIN if one is set; status 0.
+/// - **Admin exit** (``AdminExit``): the chord held, or two fingers held in opposite corners
+///   (``CornerPress``, for a table without a keyboard), then the PIN if one is set; status 0.
 /// - **Every other end is non-zero**, so `Restart=on-failure` restarts it too: SIGTERM and
 ///   SIGINT end with 128 + the signal (143, 130: the shell's convention, which systemd's
 ///   `SuccessExitStatus=143` accepts for `systemctl stop`); the window destroyed by another
@@ -33,6 +34,7 @@ extension X11Shell {
         if options.fullscreen || options.kiosk { watchScreenChanges() }
         guard options.kiosk else { return }
         admin = options.adminExit ?? (try? AdminExit())
+        if options.adminCornerHold > 0 { corners = CornerPress(hold: options.adminCornerHold) }
         if !options.allowBlanking { suspendScreenSaver(true) }
     }
 
@@ -115,6 +117,7 @@ extension X11Shell {
     /// Runs the admin exit's timers.
     func runAdminTimer(now: Double) {
         if let d = admin?.deadline, now >= d, let outcome = admin!.advance(to: now) { adminOutcome(outcome) }
+        if corners?.advance(to: now) == true, admin != nil { adminOutcome(admin!.gestureCompleted(at: now)) }
     }
 
     private func adminOutcome(_ outcome: AdminExit.Outcome) {

@@ -142,6 +142,7 @@ public final class X11Shell {
     var saverSuspended = false
     var saverResetAt: Double?
     var admin: AdminExit?
+    var corners: CornerPress?
 
     /// Opens the display and creates the window (not yet mapped: ``run(scene:beforeExit:)`` maps
     /// it). ``size`` is then the window's size in points: make the scene for it.
@@ -308,6 +309,7 @@ public final class X11Shell {
         if let d = presenter.busyDeadline { deadline = min(deadline, d) }
         if let d = watchdog?.nextPing { deadline = min(deadline, d) }
         if let d = admin?.deadline { deadline = min(deadline, d) }
+        if let d = corners?.deadline { deadline = min(deadline, d) }
         if let d = saverResetAt { deadline = min(deadline, d) }
         if frameWanted && !presenter.isBusy { deadline = min(deadline, lastFrameAt + minFrameInterval) }
         guard deadline.isFinite else { return -1 }
@@ -321,6 +323,7 @@ public final class X11Shell {
     func feed(_ event: InputEvent, real: Bool) {
         applyPendingResize()
         if real { noteRealInput(at: event.timestamp) }
+        if real, corners != nil, case .touches(let frame) = event { corners!.handle(frame, size: size) }
         deliver(event)
     }
 

@@ -148,6 +148,12 @@ struct RunCommand: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
+            "Kiosk: seconds two fingers held in opposite corners at once exit as admin (0: off).", valueName: "S"))
+    var adminCorners = 5.0
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
             "Kiosk: a PIN (4-12 digits) typed after the chord, then Enter (default: $GESTURES_ADMIN_PIN, else none).",
             valueName: "DIGITS"))
     var adminPin: String?
@@ -165,6 +171,9 @@ struct RunCommand: ParsableCommand {
         for (name, value) in [("--kiosk-reset-after", kioskResetAfter), ("--kiosk-tour-after", kioskTourAfter)]
         where !(value.isFinite && value > 0) {
             throw ValidationError("\(name): expected a positive number of seconds, got \(value)")
+        }
+        if !(adminCorners.isFinite && adminCorners >= 0 && adminCorners <= 60) {
+            throw ValidationError("--admin-corners: expected 0…60 seconds, got \(adminCorners)")
         }
         if !(inputBatchMs.isFinite && inputBatchMs >= 0 && inputBatchMs <= 100) {
             throw ValidationError("--input-batch-ms: expected 0…100, got \(inputBatchMs)")
@@ -231,6 +240,7 @@ struct RunCommand: ParsableCommand {
         options.monitor = monitor.map(MonitorChoice.init)
         options.allowBlanking = allowBlanking
         options.useSaverSuspend = !saverResetOnly
+        options.adminCornerHold = adminCorners
         options.adminExit = adminExit
         options.showTouches = showTouches
         options.simulateModifier = simulateModifier

@@ -206,6 +206,25 @@ extension XServerTests {
             #expect(app.waitForExit(timeout: 5) == 0, "stderr: \(app.stderr)")
         }
 
+        @Test(
+            "No keyboard: two fingers held 1 s in opposite corners (genuine XI2 touch) exit 0; held 0.4 s they do not")
+        func adminCorners() throws {
+            let t = try TouchSession(arguments: ["--kiosk", "--admin-corners", "1"])
+            defer { t.close() }
+            let app = t.app
+            let (w, h) = (app.layout.width, app.layout.height)
+            let a = LayoutPoint(x: w - 20, y: 20)
+            let b = LayoutPoint(x: 20, y: h - 20)
+            try t.touches([(.begin, 1, a), (.begin, 2, b)])
+            pause(0.4)
+            try t.touches([(.end, 1, a), (.end, 2, b)])
+            pause(1)
+            #expect(app.process.isRunning, "corners held 0.4 s ended the kiosk")
+            try t.touches([(.begin, 3, a), (.begin, 4, b)])
+            #expect(app.waitForExit(timeout: 5) == 0, "stderr: \(app.stderr)")
+            _ = try app.log.waitFor("adminExit line") { $0.string("event") == "adminExit" }
+        }
+
         // MARK: Reload, rotation, operator log
 
         @Test(

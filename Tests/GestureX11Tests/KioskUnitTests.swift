@@ -95,4 +95,35 @@ struct KioskUnitTests {
         #expect(chord(at: 22) == .pinRequested)
         #expect(type([0x32, 0xFFB4, 0x36, 0x38, 0xFF8D], at: 23) == .exit)
     }
+
+    @Test("Corner press: opposite corners held for the hold fire once; a finger leaving its corner or lifting does not")
+    func cornerPress() {
+        var c = CornerPress(hold: 5)
+        let size = Size(width: 1000, height: 600)  // corners: 60 pt squares
+        func frame(_ t: Double, _ changes: [(Int, TouchPhase, Double, Double)]) {
+            c.handle(
+                TouchFrame(
+                    timestamp: t,
+                    changes: changes.map { TouchChange(id: $0.0, phase: $0.1, location: Point(x: $0.2, y: $0.3)) }),
+                size: size)
+        }
+        frame(1, [(1, .began, 10, 10)])
+        #expect(c.deadline == nil)
+        frame(2, [(2, .began, 990, 590)])
+        #expect(c.deadline == 7)
+        let early = c.advance(to: 6.9)
+        let due = c.advance(to: 7)
+        let again = c.advance(to: 8)
+        #expect(!early && due && !again, "fired at 6.9: \(early), at 7: \(due), again at 8: \(again)")
+        frame(9, [(1, .ended, 10, 10), (2, .ended, 990, 590)])
+        // Top-right and bottom-left; the first leaves its corner, comes back later.
+        frame(10, [(3, .began, 950, 30), (4, .began, 30, 570)])
+        #expect(c.deadline == 15)
+        frame(11, [(3, .moved, 900, 30)])
+        #expect(c.deadline == nil)
+        // Same-side corners are no admin gesture.
+        frame(12, [(3, .ended, 900, 30), (5, .began, 30, 30)])
+        #expect(c.deadline == nil)
+        #expect(CornerPress.cornerSide(for: Size(width: 300, height: 200)) == 48)
+    }
 }

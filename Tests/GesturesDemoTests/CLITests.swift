@@ -147,7 +147,7 @@ struct CLITests {
             ("--kiosk-reset-after <S>", "(default: 60.0)"), ("--kiosk-tour-after <S>", "(default: 90.0)"),
             ("--kiosk-tour <TRACE>", "default: the bundled one"), ("--kiosk-config <FILE>", "(default: none)"),
             ("--allow-blanking", "(default: held off)"), ("--admin-chord <CHORD>", "(default: ctrl+alt+shift+q)"),
-            ("--admin-hold <S>", "(default: 2.0)"),
+            ("--admin-hold <S>", "(default: 2.0)"), ("--admin-corners <S>", "(default: 5.0)"),
             ("--admin-pin <DIGITS>", "(default: $GESTURES_ADMIN_PIN, else none)"),
             ("--monitor <NAME|INDEX|primary>", "(default: the whole X screen)"),
         ] {
@@ -158,7 +158,7 @@ struct CLITests {
         let man = try String(contentsOfFile: repoRoot + "/dist/gestures.1", encoding: .utf8)
         for option in [
             "kiosk\\-reset\\-after", "kiosk\\-tour\\-after", "kiosk\\-tour \"", "kiosk\\-config", "allow\\-blanking",
-            "admin\\-chord", "admin\\-hold", "admin\\-pin", "\\-\\-monitor \"", "gestures monitors",
+            "admin\\-chord", "admin\\-hold", "admin\\-corners", "admin\\-pin", "\\-\\-monitor \"", "gestures monitors",
         ] {
             #expect(man.contains(option), "\(option) is not in dist/gestures.1")
         }
