@@ -8,7 +8,7 @@
 /// `AF_UNIX` socket named by `$NOTIFY_SOCKET` (a leading `@` names an abstract socket).
 /// `READY=1` once the first frame is drawn; with `$WATCHDOG_USEC`, `WATCHDOG=1` from the loop
 /// every half period, so a loop that stops turning is restarted by systemd
-/// (`WatchdogSec=`). Without `$NOTIFY_SOCKET` nothing is sent.
+/// (`WatchdogSec=`); `STOPPING=1` when the loop ends. Without `$NOTIFY_SOCKET` nothing is sent.
 @MainActor
 final class WatchdogNotifier {
     private let fd: Int32

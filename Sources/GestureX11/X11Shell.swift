@@ -277,6 +277,7 @@ public final class X11Shell {
             }
         }
         free(stashed)
+        watchdog?.stopping()
         beforeExit?()
         tearDown()
         signals.uninstall()
