@@ -38,7 +38,9 @@ extension XServerTests {
             #expect(placed.line.string("geometry") == "\(width)x\(height)+\(x)+\(y)", "\(placed.line)")
         }
 
-        @Test("--monitor B with openbox as the window manager: the window covers B (fullscreen there)")
+        @Test(
+            "--monitor with openbox as the window manager: the window covers B, or A, and follows A when it is redefined at run time"
+        )
         func monitorWithOpenbox() throws {
             let server = try twoMonitorServer()
             let wm = try ChildProcess(
@@ -51,18 +53,26 @@ extension XServerTests {
             }
             probe.close()
             try #require(managed == true, "openbox did not start")
-            for (choice, expected) in [("B", (1280, 0, 1920, 1080)), ("A", (0, 0, 1280, 800))] {
-                let session = try AppSession(display: server.display, arguments: ["--kiosk", "--monitor", choice]) {}
-                defer { session.close() }
-                let app = session.app
+            func settles(_ session: AppSession, at expected: (Int, Int, Int, Int), _ what: String) {
                 let settled = poll(timeout: 3, interval: 0.05) { () -> XConnection.Geometry? in
-                    guard let g = session.connection.geometry(of: app.window),
+                    guard let g = session.connection.geometry(of: session.app.window),
                         (g.x, g.y, g.width, g.height) == expected
                     else { return nil }
                     return g
                 }
-                let g = session.connection.geometry(of: app.window)
-                #expect(settled != nil, "--monitor \(choice): \(String(describing: g)), expected \(expected)")
+                let g = session.connection.geometry(of: session.app.window)
+                #expect(settled != nil, "\(what): \(String(describing: g)), expected \(expected)")
+            }
+            for (choice, expected) in [("B", (1280, 0, 1920, 1080)), ("A", (0, 0, 1280, 800))] {
+                let session = try AppSession(display: server.display, arguments: ["--kiosk", "--monitor", choice]) {}
+                defer { session.close() }
+                settles(session, at: expected, "--monitor \(choice)")
+                guard choice == "A" else { continue }
+                // A redefined at run time as a portrait monitor: the WM fullscreens the window there.
+                try xrandr(server.display, ["--fb", "3200x1280"])
+                try xrandr(server.display, ["--delmonitor", "A"])
+                try xrandr(server.display, ["--setmonitor", "A", "800/200x1280/320+400+0", "none"])
+                settles(session, at: (400, 0, 800, 1280), "A redefined at run time")
             }
             server.stop()
         }
