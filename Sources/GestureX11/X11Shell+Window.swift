@@ -232,8 +232,12 @@ extension X11Shell {
             savedGeometry = nil
         } else {
             savedGeometry = (0, 0, UInt32(pixelSize.width), UInt32(pixelSize.height))
-            let (w, h) = Self.rootSize(x)
-            moveResize(x: 0, y: 0, width: UInt32(w), height: UInt32(h))
+            // The chosen monitor (--monitor), else the whole screen (X11Shell+Monitors.swift).
+            if let p = try? currentPlacement(strict: false) {
+                placement = p
+                moveResize(
+                    x: Int32(p.rect.x), y: Int32(p.rect.y), width: UInt32(p.rect.width), height: UInt32(p.rect.height))
+            }
         }
         fullscreenNow.toggle()
     }
