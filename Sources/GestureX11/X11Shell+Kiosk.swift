@@ -136,7 +136,9 @@ extension X11Shell {
     /// is watched in every state, and no drawing or output waits without a bound.
     func handleSignal(_ signal: Int32) {
         if signal == SIGHUP, let onHangup {
+            watchdog?.reloading()
             onHangup()
+            watchdog?.reloaded()
             return
         }
         quit(status: options.kiosk ? 128 + signal : 0)
