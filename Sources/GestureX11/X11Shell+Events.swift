@@ -107,7 +107,7 @@ extension X11Shell {
             let d = core(event, as: xcb_destroy_notify_event_t.self)
             if d.window == xid && d.event == xid { windowDestroyedByOther() }
         case CoreEvent.unmapNotify:
-            guard core(event, as: xcb_unmap_notify_event_t.self).window == xid else { return }
+            guard core(event, as: xcb_unmap_notify_event_t.self).event == xid else { return }
             flushFrame()
             translator.cancelAll(into: &scratch)
             addChanges(at: quantize(max(clock.now(), lastFed)))
