@@ -110,7 +110,9 @@ public func scaleFromXResources(_ resources: String) -> Double? {
 }
 
 extension Substring {
-    fileprivate var trimmingSpaces: Substring {
+    /// Without leading spaces and tabs, and trailing spaces, tabs and CRs (X resources, the
+    /// kiosk configuration file).
+    package var trimmingSpaces: Substring {
         var s = self
         while let c = s.first, c == " " || c == "\t" { s.removeFirst() }
         while let c = s.last, c == " " || c == "\t" || c == "\r" { s.removeLast() }

@@ -32,14 +32,14 @@ struct KioskSettings: Equatable {
         for (n, raw) in String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
             .enumerated()
         {
-            let line = raw.trimmed
+            let line = raw.trimmingSpaces
             if line.isEmpty || line.hasPrefix("#") { continue }
             let here = "\(file):\(n + 1)"
             guard let eq = line.firstIndex(of: "=") else {
                 throw .usage("\(here): expected key = value (image, reset-after, tour-after, tour)")
             }
-            let key = String(line[..<eq].trimmed)
-            let value = String(line[line.index(after: eq)...].trimmed)
+            let key = String(line[..<eq].trimmingSpaces)
+            let value = String(line[line.index(after: eq)...].trimmingSpaces)
             func seconds() throws(CommandFailure) -> Double {
                 guard let v = Double(value), v.isFinite, v > 0 else {
                     throw .usage("\(here): \(key): expected a positive number of seconds, got \"\(value)\"")
@@ -215,13 +215,4 @@ func wallClock() -> String {
     }
     return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
         + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2)).\(pad(Int32(ts.tv_nsec / 1_000_000), 3))Z"
-}
-
-extension Substring {
-    fileprivate var trimmed: Substring {
-        var s = self
-        while let c = s.first, c == " " || c == "\t" { s.removeFirst() }
-        while let c = s.last, c == " " || c == "\t" || c == "\r" { s.removeLast() }
-        return s
-    }
 }
