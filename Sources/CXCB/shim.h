@@ -11,8 +11,14 @@
 #include <xcb/xinput.h>
 #include <xcb/shm.h>
 #include <xcb/randr.h>
+#include <xcb/present.h>
 #include <xcb/xcb_keysyms.h>
 #include <xcb/screensaver.h>
+
+/// The Present extension's data (XCB's cached QueryExtension reply), or NULL.
+static inline const xcb_query_extension_reply_t *gestures_present_extension(xcb_connection_t *c) {
+    return xcb_get_extension_data(c, &xcb_present_id);
+}
 
 /// The XInput extension's data (XCB's cached QueryExtension reply), or NULL.
 static inline const xcb_query_extension_reply_t *gestures_xinput_extension(xcb_connection_t *c) {

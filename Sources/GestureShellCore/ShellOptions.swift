@@ -23,13 +23,18 @@ public struct ShellOptions: Sendable {
     public var useXInput2 = true
     /// A drag that draws nothing (every recognizer that saw its touches has failed, nothing to
     /// redraw) is read in batches: after such a wake-up the shell reads the X connection again
-    /// only this many seconds later (default: one 60 Hz frame). Such motion cannot change the
-    /// picture, and a wake-up per motion is most of its cost. Any frame to draw or any live
-    /// gesture reads at once. 0 never batches.
-    public var inputBatchInterval = 1.0 / 60
+    /// only this many seconds later (default 0.1 s). Such motion cannot change the picture, and
+    /// a wake-up per motion is most of its cost. Any press, release, key, expose or resize
+    /// (heard on a second, listen-only connection) ends the batch at once, as does any frame to
+    /// draw or any live gesture. Without XInput 2 the batch is at most one 60 Hz frame (a
+    /// press would wait for its end). 0 never batches.
+    public var inputBatchInterval = 0.1
     /// The most frames per second when the server reports no refresh rate (Xvfb): one frame per
     /// refresh interval otherwise (RandR).
     public var maximumFrameRate = 240.0
+    /// Pace frames by the Present extension's vertical blanks where there is a display with a
+    /// refresh rate (false: by a deadline of one refresh interval, as on Xvfb).
+    public var usePresent = true
     /// Present frames through MIT-SHM when the server offers it (false: PutImage only, as on a
     /// remote display — for tests of that path).
     public var useSHM = true
@@ -84,13 +89,27 @@ public struct ShellReady: Sendable {
     public var scale: Double
     /// The XInput version in use (e.g. 2.4), or 0 when only core events are used.
     public var xinputVersion: Double
+    /// The longest a dead drag is left unread, seconds (``ShellOptions/inputBatchInterval``, or
+    /// at most one 60 Hz frame when nothing can wake the loop earlier: no XInput 2).
+    public var inputBatchInterval: Double
+    /// How frames are paced: "present" (the Present extension's vertical blanks) or
+    /// "deadline" (one ``frameInterval`` apart).
+    public var pacing: String
+    /// One refresh interval, seconds.
+    public var frameInterval: Double
 
-    public init(time: Double, window: UInt, size: Size, scale: Double, xinputVersion: Double) {
+    public init(
+        time: Double, window: UInt, size: Size, scale: Double, xinputVersion: Double, inputBatchInterval: Double = 0,
+        pacing: String = "deadline", frameInterval: Double = 0
+    ) {
+        self.pacing = pacing
+        self.frameInterval = frameInterval
         self.time = time
         self.window = window
         self.size = size
         self.scale = scale
         self.xinputVersion = xinputVersion
+        self.inputBatchInterval = inputBatchInterval
     }
 }
 

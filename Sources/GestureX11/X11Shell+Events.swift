@@ -170,6 +170,9 @@ extension X11Shell {
     /// malformed event is dropped with one warning line.
     private func handleGeneric(_ event: UnsafeMutablePointer<xcb_generic_event_t>) {
         let ge = core(event, as: xcb_ge_generic_event_t.self)
+        if pacer.presentOpcode != 0 && ge.extension == pacer.presentOpcode {
+            return pacer.handle(event, length: XI2Decoder.xcbEventSize(event) ?? 0)
+        }
         guard xiOpcode != 0, ge.extension == xiOpcode else { return }
         let bytes = UnsafeRawBufferPointer(start: event, count: XI2Decoder.xcbEventSize(event) ?? 0)
         switch XI2Decoder.decode(bytes, xiOpcode: xiOpcode) {

@@ -197,8 +197,8 @@ extension X11Shell {
         return gestures_xi_select(x.raw, target, device, mask, UInt16(mask.count), checked ? 1 : 0)
     }
 
-    /// The refresh rate of the screen's first active CRTC (RandR), when the server reports one
-    /// (Xvfb reports none).
+    /// The refresh rate of the screen's first active CRTC (RandR): the rate of the mode it
+    /// shows, when the server reports one (Xvfb reports none).
     func refreshRate() -> Double? {
         guard let ext = gestures_randr_extension(x.raw), ext.pointee.present != 0 else { return nil }
         let cookie = xcb_randr_get_screen_resources_current(x.raw, x.root)
@@ -207,17 +207,25 @@ extension X11Shell {
             return nil
         }
         defer { free(reply) }
-        let count = Int(xcb_randr_get_screen_resources_current_modes_length(reply))
-        guard count > 0, let modes = xcb_randr_get_screen_resources_current_modes(reply) else { return nil }
-        var best: Double?
-        for i in 0..<count {
-            let m = modes[i]
+        let modeCount = Int(xcb_randr_get_screen_resources_current_modes_length(reply))
+        let crtcCount = Int(xcb_randr_get_screen_resources_current_crtcs_length(reply))
+        guard modeCount > 0, crtcCount > 0, let modes = xcb_randr_get_screen_resources_current_modes(reply),
+            let crtcs = xcb_randr_get_screen_resources_current_crtcs(reply)
+        else { return nil }
+        for i in 0..<crtcCount {
+            let c = xcb_randr_get_crtc_info(x.raw, crtcs[i], reply.pointee.config_timestamp)
+            guard let info = xcb_randr_get_crtc_info_reply(x.raw, c, nil) else { continue }
+            let mode = info.pointee.mode
+            free(info)
+            guard mode != 0, let m = (0..<modeCount).lazy.map({ modes[$0] }).first(where: { $0.id == mode }) else {
+                continue
+            }
             let dots = Double(m.htotal) * Double(m.vtotal)
             guard m.dot_clock > 0, dots > 0 else { continue }
             let rate = Double(m.dot_clock) / dots
-            if rate.isFinite && rate >= 20 && rate <= 1000 { best = max(best ?? 0, rate) }
+            if rate.isFinite && rate >= 20 && rate <= 1000 { return rate }
         }
-        return best
+        return nil
     }
 
     func toggleFullscreen() {

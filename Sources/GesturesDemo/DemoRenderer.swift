@@ -34,8 +34,7 @@ public enum DemoRenderer {
     public static func draw(_ scene: DemoScene, into cr: OpaquePointer, overlay: [Point], showTouches: Bool) {
         let layout = scene.layout
         cairo_save(cr)
-        setColor(cr, background)
-        cairo_paint(cr)
+        paintBackground(scene, cr)
 
         // Back to front, as the views are: the image, then the regions (translucent) and labels.
         drawImage(scene, cr)
@@ -81,6 +80,49 @@ public enum DemoRenderer {
             cairo_stroke(cr)
         }
         cairo_restore(cr)
+    }
+
+    /// The window's background over the clip — except where the picture's cached copy will be
+    /// drawn: that copy is opaque (the background is in it), so filling under it first was half
+    /// of a drag's pixel work (a drag's damage is the picture's old and new place).
+    private static func paintBackground(_ scene: DemoScene, _ cr: OpaquePointer) {
+        setColor(cr, background)
+        cairo_save(cr)
+        if let cache = scene.imageCache, let device = imageDeviceMatrix(scene, cr),
+            let r = cache.opaqueRect(matrix: device)
+        {
+            cairo_identity_matrix(cr)
+            var clip = (x0: 0.0, y0: 0.0, x1: 0.0, y1: 0.0)
+            cairo_clip_extents(cr, &clip.x0, &clip.y0, &clip.x1, &clip.y1)
+            cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
+            cairo_rectangle(cr, clip.x0, clip.y0, clip.x1 - clip.x0, clip.y1 - clip.y0)
+            cairo_rectangle(cr, r.x, r.y, r.width, r.height)
+            cairo_fill(cr)
+        } else {
+            cairo_paint(cr)
+        }
+        cairo_restore(cr)
+    }
+
+    /// Image pixel → device pixel for the scene's picture under `cr`'s current matrix; nil when
+    /// there is no picture or the transform is degenerate.
+    private static func imageDeviceMatrix(_ scene: DemoScene, _ cr: OpaquePointer) -> cairo_matrix_t? {
+        let m = scene.imageMatrix
+        let b = scene.imageBounds
+        guard b.width > 0, b.height > 0, m.determinant != 0, m.determinant.isFinite,
+            let image = scene.image, image.size.width > 0, image.size.height > 0
+        else { return nil }
+        var device = cairo_matrix_t()
+        cairo_get_matrix(cr, &device)
+        var cm = cairo_matrix_t(xx: m.a, yx: m.b, xy: m.c, yy: m.d, x0: m.tx, y0: m.ty)
+        var scale = cairo_matrix_t()
+        cairo_matrix_init_scale(&scale, b.width / image.size.width, b.height / image.size.height)
+        // cairo_matrix_multiply(r, a, b): first a, then b.
+        var imageToUser = cairo_matrix_t()
+        cairo_matrix_multiply(&imageToUser, &scale, &cm)
+        var result = cairo_matrix_t()
+        cairo_matrix_multiply(&result, &imageToUser, &device)
+        return result
     }
 
     private static func drawImage(_ scene: DemoScene, _ cr: OpaquePointer) {
@@ -133,24 +175,53 @@ public enum DemoRenderer {
         cairo_close_path(cr)
     }
 
-    /// Draws `text` centred in `rect` at `size` points, shrunk to fit the rect's width.
+    /// Draws `text` centred in `rect` at `size` points, shrunk to fit the rect's width. The text
+    /// is turned into glyphs once (measuring and showing the same glyphs; `cairo_text_extents`
+    /// then `cairo_show_text` converted it twice, and the feedback label changes every frame of
+    /// a drag).
     static func centredText(_ cr: OpaquePointer, _ text: String, in rect: Rect, size: Double) {
-        guard size.isFinite, size > 0, rect.width > 0 else { return }
+        guard size.isFinite, size > 0, rect.width > 0, !text.isEmpty else { return }
         cairo_set_font_size(cr, size)
-        var ext = cairo_text_extents_t()
-        cairo_text_extents(cr, text, &ext)
+        guard var run = GlyphRun(cr, text) else { return }
         let maxWidth = rect.width * 0.94
-        if ext.x_advance > maxWidth && ext.x_advance > 0 {
-            cairo_set_font_size(cr, size * maxWidth / ext.x_advance)
-            cairo_text_extents(cr, text, &ext)
+        if run.extents.x_advance > maxWidth && run.extents.x_advance > 0 {
+            cairo_set_font_size(cr, size * maxWidth / run.extents.x_advance)
+            guard let smaller = GlyphRun(cr, text) else { return }
+            run = smaller
         }
         var fe = cairo_font_extents_t()
         cairo_font_extents(cr, &fe)
-        let x = rect.midX - ext.x_advance / 2
-        let y = rect.midY + (fe.ascent - fe.descent) / 2
-        cairo_move_to(cr, x, y)
-        cairo_show_text(cr, text)
-        cairo_new_path(cr)
+        run.show(cr, x: rect.midX - run.extents.x_advance / 2, y: rect.midY + (fe.ascent - fe.descent) / 2)
+    }
+
+    /// `text` as glyphs of `cr`'s current font, at the origin, with their extents.
+    private struct GlyphRun: ~Copyable {
+        let glyphs: UnsafeMutablePointer<cairo_glyph_t>
+        let count: Int32
+        var extents = cairo_text_extents_t()
+
+        init?(_ cr: OpaquePointer, _ text: String) {
+            var pointer: UnsafeMutablePointer<cairo_glyph_t>?
+            var n: Int32 = 0
+            let status = cairo_scaled_font_text_to_glyphs(
+                cairo_get_scaled_font(cr), 0, 0, text, -1, &pointer, &n, nil, nil, nil)
+            guard status == CAIRO_STATUS_SUCCESS, let pointer else { return nil }
+            glyphs = pointer
+            count = n
+            cairo_glyph_extents(cr, glyphs, count, &extents)
+        }
+
+        deinit { cairo_glyph_free(glyphs) }
+
+        /// Shows the glyphs with their origin at (`x`, `y`).
+        func show(_ cr: OpaquePointer, x: Double, y: Double) {
+            for i in 0..<Int(count) {
+                glyphs[i].x += x
+                glyphs[i].y += y
+            }
+            cairo_show_glyphs(cr, glyphs, count)
+            cairo_new_path(cr)
+        }
     }
 
     /// Renders one frame of `scene` (no touches drawn unless `showTouches`) into a PNG file.

@@ -112,8 +112,10 @@ struct RunCommand: ParsableCommand {
 
     @Option(
         name: .long,
-        help: ArgumentHelp("Read the X connection at most every N ms during motion (0: at once).", visibility: .hidden))
-    var inputBatchMs = 1000.0 / 60
+        help: ArgumentHelp(
+            "Leave motion that cannot draw unread for up to N ms (0: never; presses and keys end it at once).",
+            visibility: .hidden))
+    var inputBatchMs = 100.0
 
     @Option(name: .long, help: ArgumentHelp("Kiosk: seconds without input before the picture resets.", valueName: "S"))
     var kioskResetAfter = 60.0
@@ -175,8 +177,8 @@ struct RunCommand: ParsableCommand {
         if !(adminCorners.isFinite && adminCorners >= 0 && adminCorners <= 60) {
             throw ValidationError("--admin-corners: expected 0…60 seconds, got \(adminCorners)")
         }
-        if !(inputBatchMs.isFinite && inputBatchMs >= 0 && inputBatchMs <= 100) {
-            throw ValidationError("--input-batch-ms: expected 0…100, got \(inputBatchMs)")
+        if !(inputBatchMs.isFinite && inputBatchMs >= 0 && inputBatchMs <= 1000) {
+            throw ValidationError("--input-batch-ms: expected 0…1000, got \(inputBatchMs)")
         }
         if device != nil && replay == nil {
             throw ValidationError("--device needs --replay TRACE")
@@ -203,6 +205,14 @@ struct RunCommand: ParsableCommand {
         if let replay {
             do {
                 trace = try TraceReader.read(path: replay, size: requestedSize, device: device)
+            } catch {
+                throw .usage(error.description)
+            }
+        }
+        if let trace, !trace.actions.isEmpty {
+            // An unknown recognizer or property in a `set` line: status 2 before any window.
+            do throws(TraceError) {
+                _ = try bind(trace.actions, to: DemoScene(size: trace.viewport))
             } catch {
                 throw .usage(error.description)
             }
@@ -289,6 +299,9 @@ struct RunCommand: ParsableCommand {
             line.add("height", ready.size.height)
             line.add("scale", ready.scale)
             line.add("xinput", ready.xinputVersion)
+            line.add("batchMs", (ready.inputBatchInterval * 1000).rounded())
+            line.add("pacing", ready.pacing)
+            line.add("refreshHz", (1 / ready.frameInterval * 10).rounded() / 10)
             log?.write(operatorLog?.decorate(line.text) ?? line.text)
         }
         // Kiosk policy (idle reset, attract tour) is the demo's, around its scene.
@@ -304,7 +317,19 @@ struct RunCommand: ParsableCommand {
             director = d
             driven = d
         }
-        if let trace { shell.play(trace.events, exitWhenDone: exitAfterReplay) }
+        if let trace {
+            // The trace's `set` lines act on the demo's recognizers by name, as in `gestures replay`.
+            let bound: [BoundAction]
+            do throws(TraceError) {
+                bound = try bind(trace.actions, to: scene)
+            } catch {
+                throw .usage(error.description)
+            }
+            shell.onReplayAction = { k in bound[k].applySettings() }
+            shell.play(
+                trace.events, actions: bound.map { ($0.action.position, $0.action.timestamp) },
+                exitWhenDone: exitAfterReplay)
+        }
         // Slow readers: what they have not taken is retried every turn of the loop.
         if log != nil || recorder != nil {
             shell.outputPending = {

@@ -353,10 +353,6 @@ private func writePNG(_ path: String, width: Int, height: Int) throws {
     guard p.wait(timeout: 20) == 0 else { throw XTestError("convert failed") }
 }
 
-extension LogLine {
-    func string(_ key: String) -> String? { object[key] as? String }
-}
-
 extension XConnection {
     /// The MIT-SCREEN-SAVER state of the default screen: 0 Off, 1 On, 3 Disabled.
     func screenSaverState() -> UInt8? {
