@@ -22,15 +22,18 @@ let package = Package(
     targets: [
         // The shell's X: XCB only (one owner of the connection, one event queue).
         .systemLibrary(
-            name: "CXCB", path: "Sources/CXCB", pkgConfig: "xcb xcb-xinput xcb-shm xcb-randr xcb-keysyms",
+            name: "CXCB", path: "Sources/CXCB",
+            pkgConfig: "xcb xcb-xinput xcb-shm xcb-randr xcb-keysyms xcb-screensaver",
             providers: [
                 .apt([
                     "libxcb1-dev", "libxcb-xinput-dev", "libxcb-shm0-dev", "libxcb-randr0-dev", "libxcb-keysyms1-dev",
+                    "libxcb-screensaver0-dev",
                 ])
             ]),
         // Xlib, XInput 2, XTest and DAMAGE for the tests' own client connections (never the shell's).
         .systemLibrary(
-            name: "CX11", path: "Sources/CX11", pkgConfig: "x11 x11-xcb xcb xcb-xinput xi xtst xdamage xfixes",
+            name: "CX11", path: "Sources/CX11",
+            pkgConfig: "x11 x11-xcb xcb xcb-xinput xcb-screensaver xi xtst xdamage xfixes",
             providers: [
                 .apt([
                     "libx11-dev", "libx11-xcb-dev", "libxcb-xinput-dev", "libxi-dev", "libxtst-dev", "libxdamage-dev",

@@ -13,6 +13,7 @@
 #include <xcb/randr.h>
 #include <xcb/present.h>
 #include <xcb/xcb_keysyms.h>
+#include <xcb/screensaver.h>
 
 /// The Present extension's data (XCB's cached QueryExtension reply), or NULL.
 static inline const xcb_query_extension_reply_t *gestures_present_extension(xcb_connection_t *c) {
@@ -32,6 +33,11 @@ static inline const xcb_query_extension_reply_t *gestures_shm_extension(xcb_conn
 /// The RANDR extension's data, or NULL.
 static inline const xcb_query_extension_reply_t *gestures_randr_extension(xcb_connection_t *c) {
     return xcb_get_extension_data(c, &xcb_randr_id);
+}
+
+/// The MIT-SCREEN-SAVER extension's data, or NULL.
+static inline const xcb_query_extension_reply_t *gestures_screensaver_extension(xcb_connection_t *c) {
+    return xcb_get_extension_data(c, &xcb_screensaver_id);
 }
 
 /// Selects XI2 events on `window` for `deviceid`: `mask` holds `words` 32-bit words. With

@@ -40,6 +40,20 @@ public struct ShellOptions: Sendable {
     public var useSHM = true
     /// The window title.
     public var title = "Gestures"
+    /// With `fullscreen` or `kiosk`: the monitor the window covers (nil: the whole X screen).
+    /// The window follows the monitor and the screen when they change (RandR notify events).
+    public var monitor: MonitorChoice?
+    /// Kiosk: let the screen saver and DPMS blank the screen (default: held off with
+    /// MIT-SCREEN-SAVER's suspend while the kiosk runs).
+    public var allowBlanking = false
+    /// Kiosk: hold the saver off with MIT-SCREEN-SAVER suspend when the server has 1.1 (false:
+    /// reset it periodically, as on a server without it — for tests of that path).
+    public var useSaverSuspend = true
+    /// Kiosk: seconds two fingers are held in opposite corners for the admin exit
+    /// (`CornerPress`; 0: off).
+    public var adminCornerHold = 5.0
+    /// Kiosk: the admin exit (nil: the default chord, no PIN).
+    public var adminExit: AdminExit?
 
     public init() {}
 
@@ -51,11 +65,14 @@ public struct ShellOptions: Sendable {
 public enum ShellError: Error, CustomStringConvertible, Sendable {
     case cannotOpenDisplay(String)
     case cannotCreateWindow(String)
+    /// Bad input found only once connected (an unknown `--monitor`): exit status 2.
+    case badInput(String)
 
     public var description: String {
         switch self {
         case .cannotOpenDisplay(let name): "cannot open display \(name.isEmpty ? "(DISPLAY is not set)" : name)"
         case .cannotCreateWindow(let why): "cannot create the window: \(why)"
+        case .badInput(let why): why
         }
     }
 }
@@ -112,10 +129,25 @@ public func scaleFromXResources(_ resources: String) -> Double? {
 }
 
 extension Substring {
-    fileprivate var trimmingSpaces: Substring {
+    /// Without leading spaces and tabs, and trailing spaces, tabs and CRs (X resources, the
+    /// kiosk configuration file).
+    package var trimmingSpaces: Substring {
         var s = self
         while let c = s.first, c == " " || c == "\t" { s.removeFirst() }
         while let c = s.last, c == " " || c == "\t" || c == "\r" { s.removeLast() }
         return s
     }
+}
+
+/// What the shell tells a kiosk's operator log (`X11Shell.onKioskEvent`).
+public enum ShellKioskEvent: Equatable, Sendable {
+    /// A close request refused (`WM_DELETE_WINDOW`, `_NET_CLOSE_WINDOW`).
+    case closeRefused(String)
+    /// The admin exit: the PIN asked for, refused, or the exit itself.
+    case admin(AdminExit.Outcome)
+    /// The window was placed on `monitor` (its index in the server's list; nil: the whole
+    /// screen), at start and after every monitor or screen change.
+    case placed(Monitor, index: Int?)
+    /// The chosen monitor is gone: the window covers the whole screen until it is back.
+    case monitorMissing(String)
 }

@@ -26,6 +26,8 @@ extension X11Shell {
             lastFed = t
             guardCount += 1
         }
+        runAdminTimer(now: now)
+        resetSaverIfDue(now: now)
         // Fingers held down: someone is there (a kiosk's idle timers).
         if isReady && translator.hasActiveFingers { scene.noteActivity(at: max(now, lastFed)) }
     }
@@ -54,6 +56,9 @@ extension X11Shell {
         if let d = replay?.nextDeadline { deadline = min(deadline, d) }
         if let d = presenter.busyDeadline { deadline = min(deadline, d) }
         if let d = watchdog?.nextPing { deadline = min(deadline, d) }
+        if let d = admin?.deadline { deadline = min(deadline, d) }
+        if let d = corners?.deadline { deadline = min(deadline, d) }
+        if let d = saverResetAt { deadline = min(deadline, d) }
         if frameWanted && !presenter.isBusy, let d = pacer.nextDeadline { deadline = min(deadline, d) }
         guard deadline.isFinite else { return -1 }
         let ms = ((deadline - now) * 1000).rounded(.up)

@@ -34,8 +34,8 @@ extension X11Shell {
     func createWindow() {
         var w: Int
         var h: Int
-        if options.fullscreen || options.kiosk {
-            (w, h) = (x.screenWidth, x.screenHeight)
+        if let p = placement?.rect {
+            (w, h) = (p.width, p.height)
         } else {
             let s = options.size ?? ShellOptions.defaultSize
             w = min(max(1, Int((s.width * scale).rounded())), x.screenWidth)
@@ -55,7 +55,8 @@ extension X11Shell {
         let mask = XCB_CW_BACK_PIXMAP.rawValue | XCB_CW_BIT_GRAVITY.rawValue | XCB_CW_EVENT_MASK.rawValue
         var values: [UInt32] = [0, UInt32(XCB_GRAVITY_NORTH_WEST.rawValue), events]
         xcb_create_window(
-            x.raw, x.rootDepth, xid, x.root, 0, 0, UInt16(w), UInt16(h), 0,
+            x.raw, x.rootDepth, xid, x.root, Int16(placement?.rect.x ?? 0), Int16(placement?.rect.y ?? 0),
+            UInt16(w), UInt16(h), 0,
             UInt16(XCB_WINDOW_CLASS_INPUT_OUTPUT.rawValue), x.rootVisual, mask, &values)
         window = UInt(xid)
         pixelSize = (w, h)
@@ -98,6 +99,12 @@ extension X11Shell {
         // WM_NORMAL_HINTS: flags PSize|PMinSize, then x, y, width, height, min width, min height…
         var hints = [UInt32](repeating: 0, count: 18)
         hints[0] = 8 | 16
+        if let p = placement?.rect {
+            // USPosition|USSize on the chosen monitor (X11Shell+Monitors.swift).
+            (hints[0], hints[1], hints[2]) = (
+                8 | 16 | 1 | 2, UInt32(bitPattern: Int32(p.x)), UInt32(bitPattern: Int32(p.y))
+            )
+        }
         hints[3] = UInt32(width)
         hints[4] = UInt32(height)
         hints[5] = UInt32((160 * scale).rounded())
@@ -233,7 +240,12 @@ extension X11Shell {
             savedGeometry = nil
         } else {
             savedGeometry = (0, 0, UInt32(pixelSize.width), UInt32(pixelSize.height))
-            moveResize(x: 0, y: 0, width: UInt32(x.screenWidth), height: UInt32(x.screenHeight))
+            // The chosen monitor (--monitor), else the whole screen (X11Shell+Monitors.swift).
+            if let p = try? currentPlacement(strict: false) {
+                placement = p
+                moveResize(
+                    x: Int32(p.rect.x), y: Int32(p.rect.y), width: UInt32(p.rect.width), height: UInt32(p.rect.height))
+            }
         }
         fullscreenNow.toggle()
     }

@@ -59,7 +59,9 @@ import CXCB
 ///
 /// Exit: ``run(scene:beforeExit:)`` returns 0 when the window is closed (WM_DELETE_WINDOW), a
 /// quit key is pressed, SIGINT/SIGTERM/SIGHUP arrives (within one loop turn: the signal pipe is
-/// always watched), or a replay ends with `exitWhenDone`. A lost X connection prints one line
+/// always watched), or a replay ends with `exitWhenDone`. A kiosk differs: closes are refused,
+/// only the admin exit returns 0, signals return 128 + the signal, SIGHUP calls ``onHangup``
+/// (`X11Shell+Kiosk.swift`). A lost X connection prints one line
 /// ("gestures: lost the X connection") and exits the process with status 1 at once.
 @MainActor
 public final class X11Shell {
@@ -83,6 +85,10 @@ public final class X11Shell {
     public var outputPending: (() -> Bool)?
     /// Called once the first frame is on screen.
     public var onReady: ((ShellReady) -> Void)?
+    /// Kiosk and monitor events for the operator log (see `X11Shell+Kiosk.swift`).
+    public var onKioskEvent: ((ShellKioskEvent) -> Void)?
+    /// SIGHUP: when set, called instead of ending the loop (a kiosk reloads its configuration).
+    public var onHangup: (() -> Void)?
     /// Called when a replay started with ``play(_:exitWhenDone:)`` is over (its last event and
     /// a second of tail); with `exitWhenDone` the shell then quits with status 0.
     public var onReplayFinished: (() -> Void)?
@@ -135,6 +141,14 @@ public final class X11Shell {
     var exitAfterReplay = false
     var replayReported = false
     let watchdog = WatchdogNotifier.fromEnvironment()
+    /// Fullscreen: the monitor (or screen) the window covers (`X11Shell+Monitors.swift`).
+    var placement: Placement?
+    var mappedOnce = false
+    var randrEventBase: UInt8 = 0
+    var saverSuspended = false
+    var saverResetAt: Double?
+    var admin: AdminExit?
+    var corners: CornerPress?
 
     /// Opens the display and creates the window (not yet mapped: ``run(scene:beforeExit:)`` maps
     /// it). ``size`` is then the window's size in points: make the scene for it.
@@ -162,6 +176,7 @@ public final class X11Shell {
         translator.mirrorCenter = { [unowned self] p in self.scene?.mirrorCenter(for: p) ?? p }
         scratch.reserveCapacity(8)
         hasWindowManager = detectWindowManager()
+        if options.fullscreen || options.kiosk { placement = try currentPlacement(strict: true) }
         createWindow()
         presenter = Presenter(connection: x, window: xid, depth: x.rootDepth, allowSHM: options.useSHM)
         keySymbols = xcb_key_symbols_alloc(x.raw)
@@ -170,6 +185,7 @@ public final class X11Shell {
             connection: x, window: xid, interval: 1 / (refresh ?? options.maximumFrameRate),
             usePresent: options.usePresent && refresh != nil)
         setUpInput()
+        setUpKiosk()
     }
 
     // MARK: Public controls
@@ -280,21 +296,17 @@ public final class X11Shell {
             }
         }
         free(stashed)
+        watchdog?.stopping()
         beforeExit?()
         tearDown()
         signals.uninstall()
         return exitStatus
     }
 
-    /// SIGINT, SIGTERM and SIGHUP end the loop cleanly (status 0), whatever it was doing: the
-    /// pipe is watched in every state, and no drawing or output waits without a bound.
-    func handleSignal(_ signal: Int32) {
-        quit(status: 0)
-    }
-
     private func tearDown() {
         wake?.close()
         presenter.close()
+        suspendScreenSaver(false)
         if let k = keySymbols { xcb_key_symbols_free(k) }
         if !windowDestroyed { xcb_destroy_window(x.raw, xid) }
         _ = xcb_flush(x.raw)
@@ -317,6 +329,7 @@ public final class X11Shell {
     func feed(_ event: InputEvent, real: Bool) {
         applyPendingResize()
         if real { noteRealInput(at: event.timestamp) }
+        if real, corners != nil, case .touches(let frame) = event { corners!.handle(frame, size: size) }
         deliver(event)
     }
 

@@ -5,7 +5,7 @@ import ArgumentParser
 #endif
 
 /// The `gestures` executable (DESIGN.md §4.4): `run` (the default: the demo window on X11),
-/// `replay` (headless) and `layout`.
+/// `replay` (headless), `layout` and `monitors`.
 ///
 /// Exit status: 0 success; 1 a runtime failure; 2 bad usage or bad input, with one line on
 /// stderr (`gestures: t.jsonl:3: expected …`) and nothing on stdout. Argument-parser usage errors
@@ -19,7 +19,7 @@ struct Gestures: ParsableCommand {
             Without a subcommand, `gestures` runs the demo window (`gestures run`).
             Exit status: 0 success, 1 runtime failure, 2 bad usage or bad input.
             """,
-        subcommands: [RunCommand.self, ReplayCommand.self, LayoutCommand.self],
+        subcommands: [RunCommand.self, ReplayCommand.self, LayoutCommand.self, MonitorsCommand.self],
         defaultSubcommand: RunCommand.self)
 
     static func main() {
