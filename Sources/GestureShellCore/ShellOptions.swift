@@ -35,6 +35,8 @@ public struct ShellOptions: Sendable {
     public var useSHM = true
     /// The window title.
     public var title = "Gestures"
+    /// The window's icon (`_NET_WM_ICON`); nil sets none.
+    public var icon: WindowIcon?
 
     public init() {}
 
