@@ -179,8 +179,11 @@ struct CLITests {
             ["replay", "@tap", "--size", "axb"],
             #"gestures: --size: expected WIDTHxHEIGHT with positive numbers of points (like 1024x768), got "axb""#
         ),
-        (["layout", "--image", "/nonexistent/x.png"], "gestures: /nonexistent/x.png: file not found"),
-        (["replay", "@tap", "--image", "@tap"], "gestures: @tap: out of memory"),
+        (
+            ["layout", "--image", "/nonexistent/x.png"],
+            "gestures: /nonexistent/x.png: no such file; expected a PNG or JPEG image"
+        ),
+        (["replay", "@tap", "--image", "@tap"], "gestures: @tap: expected a PNG or JPEG image; this file is neither"),
         (
             ["replay", "@tap", "--recognizers", "/nonexistent/spec.json"],
             "gestures: /nonexistent/spec.json: no such file"
