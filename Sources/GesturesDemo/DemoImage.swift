@@ -21,14 +21,21 @@ public final class DemoImage: @unchecked Sendable {
     public let size: Size
     /// Where it was loaded from.
     public let path: String
+    /// Larger renditions of the same picture, each with how many times larger than ``size`` it is
+    /// (the bundled flower@2x.png and flower@4x.png), loaded only when first needed.
+    public let renditions: [(factor: Double, path: String)]
+    /// The rendition in use, if any: at most one is kept.
+    private var current: (factor: Double, image: DemoImage)?
+    private var unusable: Set<String> = []
 
     /// The most pixels a picture may have (a 10000×10000 photo; 400 MB decoded): a larger one is
     /// refused before it is decoded. Cairo's own limit is 32767 pixels a side.
     public static let maximumPixels = 100_000_000
 
     /// Loads `path`, a PNG or JPEG file (at most 256 MiB, a regular file); throws one line
-    /// otherwise.
-    public init(path: String) throws(DemoImageError) {
+    /// otherwise. `renditions` are not read now (see ``pixels(forScale:load:)``).
+    public init(path: String, renditions: [(factor: Double, path: String)] = []) throws(DemoImageError) {
+        self.renditions = renditions.sorted { $0.factor < $1.factor }
         let bytes: [UInt8]
         do {
             bytes = try TraceReader.readFile(path)
@@ -52,6 +59,40 @@ public final class DemoImage: @unchecked Sendable {
 
     deinit {
         cairo_surface_destroy(surface)
+    }
+
+    /// How far past its own pixels a picture is enlarged before a larger rendition is used.
+    public static let renditionThreshold = 1.25
+
+    /// The pixels to draw when one pixel of this picture covers `scale` device pixels (UIKit
+    /// picks `@2x`/`@3x` assets by the screen's scale once; here the drawn size decides, so a
+    /// picture pinched larger or shown on a 4K screen is drawn from enough pixels to be crisp).
+    ///
+    /// Past ``renditionThreshold`` it is the smallest rendition at least `scale` times larger,
+    /// else the largest; below it, the picture's own pixels (a rendition in use is then let go).
+    /// A rendition not loaded yet is loaded only when `load` is true (the live window asks once the
+    /// picture has settled, so a pinch in progress never waits for a decode); until then the
+    /// rendition already in use, or the own pixels, are drawn. A rendition that cannot be loaded
+    /// is not tried again. Main thread only, like all drawing.
+    public func pixels(forScale scale: Double, load: Bool) -> (surface: OpaquePointer, width: Int, height: Int) {
+        let own = (surface, Int(size.width), Int(size.height))
+        guard scale > Self.renditionThreshold else {
+            current = nil
+            return own
+        }
+        while load {
+            let usable = renditions.filter { !unusable.contains($0.path) }
+            guard let wanted = usable.first(where: { $0.factor >= scale }) ?? usable.last,
+                current?.factor != wanted.factor
+            else { break }
+            guard let image = try? DemoImage(path: wanted.path) else {
+                unusable.insert(wanted.path)
+                continue
+            }
+            current = (wanted.factor, image)
+        }
+        guard let current else { return own }
+        return (current.image.surface, Int(current.image.size.width), Int(current.image.size.height))
     }
 
     /// A PNG from memory (Cairo reads it through a stream callback).

@@ -122,7 +122,13 @@ func loadPicture(explicit: String?, needed: Bool) throws(CommandFailure) -> Demo
     }
     // Without the bundled image the image region shows a placeholder ("no image"): said once,
     // like a missing kiosk tour, so that a copied-out binary is not mistaken for a broken one.
-    guard let path = ResourceLocator.path(of: "flower.png"), let image = try? DemoImage(path: path) else {
+    // Its larger renditions are found now (a stat each) and read only if it is drawn enlarged.
+    let renditions = [(2.0, "flower@2x.png"), (4.0, "flower@4x.png")].compactMap { factor, name in
+        ResourceLocator.path(of: name).map { (factor: factor, path: $0) }
+    }
+    guard let path = ResourceLocator.path(of: "flower.png"),
+        let image = try? DemoImage(path: path, renditions: renditions)
+    else {
         writeAll(
             2, "gestures: warning: the bundled image (flower.png) is missing; the image region shows a placeholder\n")
         return nil

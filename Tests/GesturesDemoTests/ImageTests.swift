@@ -63,6 +63,70 @@ struct ImageTests {
         #expect(Self.close(Self.pixel(png, Int(x + w * 0.75), Int(y + h / 2)), 0xFF00_00FF))
     }
 
+    /// The bundled flower's renditions: picked by the drawn scale, loaded only when allowed, at
+    /// most one kept, a broken one not tried again.
+    @Test func renditionsFollowTheDrawnScale() throws {
+        let r = repoRoot + "/Resources/"
+        let image = try DemoImage(
+            path: r + "flower.png",
+            renditions: [(4, r + "flower@4x.png"), (2, r + "flower@2x.png"), (8, "/nonexistent/flower@8x.png")])
+        func width(_ scale: Double, load: Bool = true) -> Int { image.pixels(forScale: scale, load: load).width }
+        #expect(width(1) == 300)
+        #expect(width(1.25) == 300)
+        #expect(width(3, load: false) == 300, "not loaded yet: the own pixels")
+        #expect(width(1.5) == 600)
+        #expect(width(3, load: false) == 600, "the rendition in use until loading is allowed")
+        #expect(width(3) == 1200)
+        #expect(width(2) == 600)
+        #expect(width(9) == 1200, "the 8x one cannot be loaded: the largest that can")
+        #expect(width(20) == 1200)
+        #expect(width(1) == 300)
+        #expect(width(3, load: false) == 300, "a rendition is let go below the threshold")
+        #expect(image.pixels(forScale: 1, load: true).surface == image.surface)
+    }
+
+    /// How many steps between neighbouring pixels (green channel) in a box of a PNG are steep
+    /// (≥ 40 of 255): a crisp edge is one or two steep steps, a blurred one a ramp of gentle ones.
+    static func steepSteps(_ path: String, x: Int, y: Int, w: Int, h: Int) throws -> Int {
+        let png = try DemoImage(path: path)
+        var count = 0
+        for yy in y..<(y + h) {
+            for xx in x..<(x + w) {
+                let (p, q) = (pixel(png, xx, yy), pixel(png, xx + 1, yy))
+                if abs(Int((p >> 8) & 0xFF) - Int((q >> 8) & 0xFF)) >= 40 { count += 1 }
+            }
+        }
+        return count
+    }
+
+    /// Pinched ×3, the flower's centre is drawn from flower@4x.png: its edges are as sharp as at
+    /// ×1, where the 300 px picture alone gives a blur three pixels wide.
+    @Test func enlargedFlowerIsCrisp() throws {
+        let trace = write(
+            "pinch3.jsonl",
+            """
+            {"type":"viewport","width":1024,"height":768}
+            {"type":"pinch","t":0.0,"phase":"begin","x":512,"y":583,"scale":1.0,"angle":0}
+            {"type":"pinch","t":0.1,"phase":"update","x":512,"y":583,"scale":3.0,"angle":0}
+            {"type":"pinch","t":0.2,"phase":"end"}
+
+            """)
+        let only300 = scratch + "/only-300"
+        try? FileManager.default.createDirectory(atPath: only300, withIntermediateDirectories: true)
+        try? FileManager.default.removeItem(atPath: only300 + "/flower.png")
+        try FileManager.default.copyItem(atPath: repoRoot + "/Resources/flower.png", toPath: only300 + "/flower.png")
+        var steps: [String: Int] = [:]
+        for (name, environment) in [("crisp", [String: String]()), ("soft", ["GESTURES_RESOURCES": only300])] {
+            let out = scratch + "/pinch3-\(name).png"
+            let r = try CLI.run(["replay", trace, "--png", out], environment: environment)
+            #expect(r.status == 0 && r.stderr.isEmpty, "\(r.stderr)")
+            // The golden centre and its seeds, around (512, 470) at ×3.
+            steps[name] = try Self.steepSteps(out, x: 420, y: 380, w: 180, h: 180)
+        }
+        let (crisp, soft) = (steps["crisp"] ?? 0, steps["soft"] ?? 0)
+        #expect(crisp > soft * 3, "\(crisp) steep steps with the renditions, \(soft) without")
+    }
+
     /// One line naming the file and the formats, status 2, nothing on stdout — for `layout`,
     /// `replay` and `run` (which checks its picture before it opens the display).
     @Test(arguments: [
