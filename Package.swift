@@ -46,6 +46,11 @@ let package = Package(
         .systemLibrary(
             name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
+        // JPEG pictures (`--image`): libjpeg-turbo's TurboJPEG, one small library (gdk-pixbuf would
+        // bring GLib, GObject and its loader modules to a start that has none of them).
+        .systemLibrary(
+            name: "CTurboJPEG", path: "Sources/CTurboJPEG", pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"])]),
         .target(
             name: "GestureKit",
             dependencies: [.product(name: "RealModule", package: "swift-numerics")]),
@@ -56,7 +61,7 @@ let package = Package(
         .target(name: "GestureX11", dependencies: ["GestureKit", "GestureShellCore", "CXCB", "CCairo"]),
         .target(
             name: "GesturesDemo",
-            dependencies: ["GestureKit", "GestureTrace", "GestureShellCore", "CCairo"]),
+            dependencies: ["GestureKit", "GestureTrace", "GestureShellCore", "CCairo", "CTurboJPEG"]),
         .executableTarget(
             name: "gestures",
             dependencies: [

@@ -54,6 +54,8 @@ public struct ShellOptions: Sendable {
     public var adminCornerHold = 5.0
     /// Kiosk: the admin exit (nil: the default chord, no PIN).
     public var adminExit: AdminExit?
+    /// The window's icon (`_NET_WM_ICON`); nil sets none.
+    public var icon: WindowIcon?
 
     public init() {}
 

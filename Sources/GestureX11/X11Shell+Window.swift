@@ -12,6 +12,7 @@ extension X11Shell {
     static let atomNames = [
         "WM_PROTOCOLS", "WM_DELETE_WINDOW", "_NET_WM_NAME", "UTF8_STRING", "_NET_WM_PID",
         "_NET_WM_STATE", "_NET_WM_STATE_FULLSCREEN", "_NET_SUPPORTING_WM_CHECK", "WM_CLASS",
+        "_NET_WM_ICON",
     ]
 
     /// Predefined atoms (X11/Xatom.h).
@@ -89,6 +90,9 @@ extension X11Shell {
             xid, x.atom("WM_CLASS"), type: PredefinedAtom.string, bytes: Array("gestures\0Gestures\0".utf8))
         x.setProperty(xid, x.atom("WM_PROTOCOLS"), type: PredefinedAtom.atom, words: [x.atom("WM_DELETE_WINDOW")])
         x.setProperty(xid, x.atom("_NET_WM_PID"), type: PredefinedAtom.cardinal, words: [UInt32(getpid())])
+        if let icon = options.icon {
+            x.setProperty(xid, x.atom("_NET_WM_ICON"), type: PredefinedAtom.cardinal, words: icon.cardinals)
+        }
         var host = [CChar](repeating: 0, count: 256)
         if gethostname(&host, host.count - 1) == 0 {
             let bytes = host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }

@@ -133,17 +133,26 @@ public enum DemoRenderer {
         cairo_transform(cr, &cm)
         if let image = scene.image, image.size.width > 0, image.size.height > 0 {
             cairo_scale(cr, b.width / image.size.width, b.height / image.size.height)
+            var device = cairo_matrix_t()
+            cairo_get_matrix(cr, &device)
+            // Enlarged (a pinch, a 4K window): a larger rendition when the picture has one.
+            let scale = max(
+                (device.xx * device.xx + device.yx * device.yx).squareRoot(),
+                (device.xy * device.xy + device.yy * device.yy).squareRoot())
+            let pixels = image.pixels(forScale: scale, load: scene.imageCache == nil || scene.imageSettled)
+            if pixels.width != Int(image.size.width) || pixels.height != Int(image.size.height) {
+                cairo_scale(cr, image.size.width / Double(pixels.width), image.size.height / Double(pixels.height))
+            }
             if let cache = scene.imageCache {
-                var device = cairo_matrix_t()
                 cairo_get_matrix(cr, &device)
                 cairo_identity_matrix(cr)
                 cache.draw(
-                    image.surface, width: Int(image.size.width), height: Int(image.size.height), matrix: device,
+                    pixels.surface, width: pixels.width, height: pixels.height, matrix: device,
                     settled: scene.imageSettled, background: (background.r, background.g, background.b), into: cr)
             } else {
-                cairo_set_source_surface(cr, image.surface, 0, 0)
+                cairo_set_source_surface(cr, pixels.surface, 0, 0)
                 cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
-                cairo_rectangle(cr, 0, 0, image.size.width, image.size.height)
+                cairo_rectangle(cr, 0, 0, Double(pixels.width), Double(pixels.height))
                 cairo_fill(cr)
             }
         } else {

@@ -27,12 +27,14 @@ struct RunCommand: ParsableCommand {
             Mouse: one finger. Hold the simulate modifier (Ctrl) at the press for a second finger \
             mirrored through the centre of the region (pinch, rotate); with Shift too it moves in \
             parallel (two-finger pan). Every extra master pointer (xinput create-master) is a finger.
-            Keys: + / - scale, [ / ] rotate, arrows move the flower, Ctrl+Z shake, F11 fullscreen, \
-            q or Escape quit (not in kiosk mode).
-            Exit status: 0 when closed, 1 no display or lost X connection, 2 bad usage or input. \
-            Kiosk: 0 only by the admin exit (hold the chord, then the PIN if set); SIGTERM/SIGINT \
-            128+signal; SIGHUP reloads --kiosk-config and reopens the log.
-            """)
+            Exit status in kiosk mode: 0 only by the admin exit (hold the chord, then the PIN if set); \
+            SIGTERM/SIGINT 128+signal; SIGHUP reloads --kiosk-config and reopens the log.
+            """ + "\n" + keysLine)
+
+    /// The key bindings as one line of the help (scripts/make-man splits it at the semicolons).
+    static var keysLine: String {
+        "Keys: " + KeyBindings.summary.map { "\($0.keys): \($0.action)" }.joined(separator: "; ") + "."
+    }
 
     @Option(name: .long, help: ArgumentHelp("Window size in points.", valueName: "WxH"))
     var size: String?
@@ -56,7 +58,7 @@ struct RunCommand: ParsableCommand {
             valueName: "NAME|INDEX|primary"))
     var monitor: String?
 
-    @Option(name: .long, help: ArgumentHelp("The picture (PNG); default: the bundled flower.", valueName: "PATH"))
+    @Option(name: .long, help: ArgumentHelp("The picture (PNG or JPEG); default: the bundled flower.", valueName: "PATH"))
     var image: String?
 
     @Flag(name: .long, help: "Draw every touch point.")
@@ -73,7 +75,9 @@ struct RunCommand: ParsableCommand {
             "Record the input as a JSONL trace that `gestures replay` reproduces.", valueName: "FILE"))
     var record: String?
 
-    @Option(name: .long, help: "The modifier that adds a simulated second finger: ctrl, alt or super.")
+    @Option(
+        name: .long,
+        help: ArgumentHelp("The modifier that adds a simulated second finger: ctrl, alt or super.", valueName: "MOD"))
     var simulateModifier: SimulateModifier = .ctrl
 
     @Flag(name: .long, help: "The book's listing instead of accumulating transforms.")
@@ -257,6 +261,8 @@ struct RunCommand: ParsableCommand {
         options.scale = scale
         options.useXInput2 = !coreInput
         options.inputBatchInterval = inputBatchMs / 1000
+        options.icon = WindowIcon(
+            pngs: ResourceLocator.windowIconSizes.compactMap { ResourceLocator.iconPath(size: $0) })
         let shell: X11Shell
         do {
             shell = try X11Shell(options: options)

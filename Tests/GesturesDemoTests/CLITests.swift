@@ -156,12 +156,17 @@ struct CLITests {
             #expect(rest.contains(fallback), "\(option): no \(fallback) in \(rest)")
         }
         let man = try String(contentsOfFile: repoRoot + "/dist/gestures.1", encoding: .utf8)
+        // The page is generated from the command definitions (scripts/make-man): mdoc's
+        // `.It Fl -option` lines.
         for option in [
-            "kiosk\\-reset\\-after", "kiosk\\-tour\\-after", "kiosk\\-tour \"", "kiosk\\-config", "allow\\-blanking",
-            "admin\\-chord", "admin\\-hold", "admin\\-corners", "admin\\-pin", "\\-\\-monitor \"", "gestures monitors",
+            "kiosk-reset-after", "kiosk-tour-after", "kiosk-tour", "kiosk-config", "allow-blanking",
+            "admin-chord", "admin-hold", "admin-corners", "admin-pin", "monitor",
         ] {
-            #expect(man.contains(option), "\(option) is not in dist/gestures.1")
+            #expect(
+                man.contains(".It Fl -\(option) ") || man.contains(".It Fl -\(option)\n"),
+                "--\(option) is not in dist/gestures.1")
         }
+        #expect(man.contains(".It Em monitors"), "gestures monitors is not in dist/gestures.1")
         #expect(try CLI.run(["monitors", "--help"]).status == 0)
     }
 
@@ -205,8 +210,11 @@ struct CLITests {
             ["replay", "@tap", "--size", "axb"],
             #"gestures: --size: expected WIDTHxHEIGHT with positive numbers of points (like 1024x768), got "axb""#
         ),
-        (["layout", "--image", "/nonexistent/x.png"], "gestures: /nonexistent/x.png: file not found"),
-        (["replay", "@tap", "--image", "@tap"], "gestures: @tap: out of memory"),
+        (
+            ["layout", "--image", "/nonexistent/x.png"],
+            "gestures: /nonexistent/x.png: no such file; expected a PNG or JPEG image"
+        ),
+        (["replay", "@tap", "--image", "@tap"], "gestures: @tap: expected a PNG or JPEG image; this file is neither"),
         (
             ["replay", "@tap", "--recognizers", "/nonexistent/spec.json"],
             "gestures: /nonexistent/spec.json: no such file"

@@ -214,8 +214,8 @@ final class XConnection {
 
     // MARK: - Windows
 
-    /// A property's values (32-bit: one each; empty when unset).
-    func property(_ window: Window, _ name: String) -> [UInt] {
+    /// A 32-bit property's values (Xlib hands them over as C longs), at most `longs` of them.
+    func property(_ window: Window, _ name: String, longs: Int = 1024) -> [UInt] {
         let atom = XInternAtom(display, name, 1)
         guard atom != 0 else { return [] }
         var actualType: Atom = 0
@@ -224,7 +224,7 @@ final class XConnection {
         var after: UInt = 0
         var data: UnsafeMutablePointer<UInt8>?
         let status = XGetWindowProperty(
-            display, window, atom, 0, 1024, 0, Atom(AnyPropertyType), &actualType, &format,
+            display, window, atom, 0, longs, 0, Atom(AnyPropertyType), &actualType, &format,
             &count, &after, &data)
         guard status == Success, let data else { return [] }
         defer { XFree(data) }
