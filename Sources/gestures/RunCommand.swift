@@ -58,7 +58,8 @@ struct RunCommand: ParsableCommand {
             valueName: "NAME|INDEX|primary"))
     var monitor: String?
 
-    @Option(name: .long, help: ArgumentHelp("The picture (PNG or JPEG); default: the bundled flower.", valueName: "PATH"))
+    @Option(
+        name: .long, help: ArgumentHelp("The picture (PNG or JPEG); default: the bundled flower.", valueName: "PATH"))
     var image: String?
 
     @Flag(name: .long, help: "Draw every touch point.")
