@@ -12,8 +12,14 @@
 #include <xcb/shm.h>
 #include <xcb/randr.h>
 #include <xcb/present.h>
+#include <xcb/xinerama.h>
 #include <xcb/xcb_keysyms.h>
 #include <xcb/screensaver.h>
+
+/// The Xinerama extension's data (XCB's cached QueryExtension reply), or NULL.
+static inline const xcb_query_extension_reply_t *gestures_xinerama_extension(xcb_connection_t *c) {
+    return xcb_get_extension_data(c, &xcb_xinerama_id);
+}
 
 /// The Present extension's data (XCB's cached QueryExtension reply), or NULL.
 static inline const xcb_query_extension_reply_t *gestures_present_extension(xcb_connection_t *c) {

@@ -12,7 +12,11 @@ import GestureKit
 ///
 /// - The monitors are RandR 1.5's (`RRGetMonitors`, active ones, in the server's order — the
 ///   primary first — which is also the Xinerama order EWMH's `_NET_WM_FULLSCREEN_MONITORS`
-///   counts in). A server without RandR 1.5 has one monitor, the whole screen, named `screen`.
+///   counts in). Xinerama is the fallback: a server without RandR 1.5, or one running classic
+///   Xinerama over several X screens (where RandR describes only the first screen — `Xvfb
+///   +xinerama -screen 0 … -screen 1 …` reports one RandR monitor and two Xinerama screens),
+///   gets Xinerama's screens, named `xinerama-N`, the first one primary. A server with neither
+///   has one monitor, the whole screen, named `screen`.
 /// - Without `--monitor` the window covers the whole screen (the behaviour before monitors
 ///   were chosen).
 /// - Without a window manager the shell places the window itself (position and size); with one,
@@ -38,6 +42,39 @@ extension X11Shell {
         return queryMonitors(x) ?? [Monitor(name: "screen", x: 0, y: 0, width: w, height: h, primary: true)]
     }
 
+    /// RandR 1.5's monitors, or Xinerama's screens when there are more of those (classic
+    /// Xinerama) or no RandR 1.5; nil when the server has neither.
+    static func queryMonitors(_ x: XConnection) -> [Monitor]? {
+        let randr = queryRandRMonitors(x)
+        let xinerama = queryXineramaScreens(x)
+        if let xinerama, xinerama.count > (randr?.count ?? 0) { return xinerama }
+        return randr ?? xinerama
+    }
+
+    /// The Xinerama screens while Xinerama is active, nil otherwise.
+    static func queryXineramaScreens(_ x: XConnection) -> [Monitor]? {
+        guard let ext = gestures_xinerama_extension(x.raw), ext.pointee.present != 0 else { return nil }
+        guard let active = xcb_xinerama_is_active_reply(x.raw, xcb_xinerama_is_active(x.raw), nil) else {
+            x.exitIfBroken()
+            return nil
+        }
+        let on = active.pointee.state != 0
+        free(active)
+        guard on, let reply = xcb_xinerama_query_screens_reply(x.raw, xcb_xinerama_query_screens(x.raw), nil) else {
+            x.exitIfBroken()
+            return nil
+        }
+        defer { free(reply) }
+        let count = Int(xcb_xinerama_query_screens_screen_info_length(reply))
+        guard count > 0, let info = xcb_xinerama_query_screens_screen_info(reply) else { return nil }
+        return (0..<count).map { i in
+            let s = info[i]
+            return Monitor(
+                name: "xinerama-\(i)", x: Int(s.x_org), y: Int(s.y_org), width: Int(s.width), height: Int(s.height),
+                primary: i == 0)
+        }
+    }
+
     static func rootSize(_ x: XConnection) -> (Int, Int) {
         let cookie = xcb_get_geometry(x.raw, x.root)
         guard let reply = xcb_get_geometry_reply(x.raw, cookie, nil) else {
@@ -49,7 +86,7 @@ extension X11Shell {
     }
 
     /// RandR 1.5 monitors, nil when the server has no RandR 1.5.
-    static func queryMonitors(_ x: XConnection) -> [Monitor]? {
+    static func queryRandRMonitors(_ x: XConnection) -> [Monitor]? {
         guard let ext = gestures_randr_extension(x.raw), ext.pointee.present != 0 else { return nil }
         guard let version = xcb_randr_query_version_reply(x.raw, xcb_randr_query_version(x.raw, 1, 5), nil) else {
             x.exitIfBroken()

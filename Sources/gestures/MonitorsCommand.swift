@@ -10,7 +10,9 @@ struct MonitorsCommand: ParsableCommand {
         abstract: "List the X screen's monitors (for --monitor): index, name, geometry, primary.",
         discussion: """
             Monitors are RandR 1.5's (outputs, or rectangles set with xrandr --setmonitor); a \
-            server without RandR 1.5 has one, "screen", the whole screen.
+            server without RandR 1.5, or one running classic Xinerama over several screens, lists \
+            Xinerama's screens (xinerama-0, xinerama-1, …); one with neither has one, "screen", \
+            the whole screen.
             Exit status: 0, or 1 when the display cannot be opened.
             """)
 
