@@ -24,9 +24,10 @@ import CXCB
 /// ```
 ///      ┌──────────────────────────────────────────────────────────────────────────┐
 ///      ▼                                                                          │
-///  poll(signal pipe, X socket; timeout = nearest deadline)                        │
-///      │  deadlines: scene timers (a kiosk's too) · replay events ·                 │
+///  poll(signal pipe, wake connection, X socket; timeout = nearest deadline)       │
+///      │  deadlines: scene timers (a kiosk's too) · replay events ·               │
 ///      │             frame pacing · completion timeout · watchdog ping           │
+///      │  a dead drag batched: only the pipe and the wake connection, ≤ 100 ms   │
 ///      ▼                                                                          │
 ///  read the socket once → decode every event → feed the batch (touch frames) ──▶  │
 ///  run due timers                                                                 │
@@ -34,7 +35,8 @@ import CXCB
 ///  something to draw? ── no ──────────────────────────────────────────────────────┤
 ///      │ yes                                                                      │
 ///  frame in flight (not yet processed)? ── yes: a reply or an event will tell ────┤
-///  less than a refresh interval since the last frame? ── yes: deadline ───────────┤
+///  pacer: no vertical blank since the last frame (Present), or less than an      │
+///         interval (deadline)? ── yes: CompleteNotify or the deadline will tell ──┤
 ///      ▼                                                                          │
 ///  draw the damaged rectangles, present them, flush ──────────────────────────────┘
 /// ```
