@@ -172,18 +172,18 @@ struct EvemuParser {
         guard tokens.count == 4 else {
             throw fail("expected \"E: <seconds>.<microseconds> <type hex> <code hex> <value>\"")
         }
-        func text(_ r: Range<Int>) -> String { String(decoding: b[r], as: UTF8.self) }
+        func quoted(_ r: Range<Int>) -> String { MessageText.quoted(String(decoding: b[r], as: UTF8.self)) }
         guard let time = parseTime(b[tokens[0]]) else {
-            throw fail("expected a time \"<seconds>.<microseconds>\", got \"\(text(tokens[0]))\"")
+            throw fail("expected a time \"<seconds>.<microseconds>\", got \(quoted(tokens[0]))")
         }
         guard let type = parseHex(b[tokens[1]]) else {
-            throw fail("expected a hexadecimal event type, got \"\(text(tokens[1]))\"")
+            throw fail("expected a hexadecimal event type, got \(quoted(tokens[1]))")
         }
         guard let code = parseHex(b[tokens[2]]) else {
-            throw fail("expected a hexadecimal event code, got \"\(text(tokens[2]))\"")
+            throw fail("expected a hexadecimal event code, got \(quoted(tokens[2]))")
         }
         guard let value = parseDecimal(b[tokens[3]]) else {
-            throw fail("expected a decimal event value, got \"\(text(tokens[3]))\"")
+            throw fail("expected a decimal event value, got \(quoted(tokens[3]))")
         }
         return EvdevEvent(line: line, time: time, type: type, code: code, value: value)
     }
@@ -370,9 +370,18 @@ struct FrameBuilder {
 
     mutating func protocolB(_ events: [EvdevEvent]) {
         var slots: [Int32: Slot] = [:]
+        // The slots written since the last SYN_REPORT: only they can change at the next one (a
+        // scan of every slot ever seen per frame was quadratic in a recording of 50k slots).
+        var touched: Set<Int32> = []
         var current: Int32 = 0
         var ended: [TouchChange] = []
         for e in events {
+            if e.type == EvdevCode.evAbs
+                && (e.code == EvdevCode.absMTTrackingID || e.code == EvdevCode.absMTPositionX
+                    || e.code == EvdevCode.absMTPositionY)
+            {
+                touched.insert(current)
+            }
             switch (e.type, e.code) {
             case (EvdevCode.evAbs, EvdevCode.absMTSlot):
                 current = e.value
@@ -399,7 +408,7 @@ struct FrameBuilder {
             case (EvdevCode.evSyn, EvdevCode.synReport):
                 var changes = ended
                 ended.removeAll()
-                for key in slots.keys.sorted() {
+                for key in touched.sorted() {
                     var s = slots[key]!
                     guard s.active, let x = s.x, let y = s.y else { continue }
                     let p = scaler.point(x, y)
@@ -415,6 +424,7 @@ struct FrameBuilder {
                     s.emitted = p
                     slots[key] = s
                 }
+                touched.removeAll()
                 emit(e.time, changes)
             default:
                 break

@@ -7,6 +7,10 @@ import GestureKit
 ///   cancel shake pinch wait set`, and no keys other than those of its type;
 /// - `t` is a finite number ≥ 0 that never decreases; `id` is an integer; `x`, `y` are finite
 ///   numbers (required for down, move, up; optional, as a pair, for cancel);
+/// - every number is bounded: `t` by ``TraceReader/maximumTime``, every other one (`x`, `y`,
+///   `width`, `height`, `scale`, `angle`, `translation`, `rotation`) by
+///   ``TraceReader/maximumMagnitude`` — beyond, sums and products of them could overflow to an
+///   infinity, which the event log could not print;
 /// - a `down` needs its id not to be down, `move`/`up`/`cancel` need it down;
 /// - `viewport` only as the first line, with positive `width` and `height`;
 /// - `pinch` needs `phase` (`begin update end cancel`); begin and update need `x`, `y`;
@@ -81,7 +85,7 @@ struct JSONLTraceParser {
         guard let allowed = Self.allowedKeys[type] else {
             throw fail(
                 n,
-                "unknown type \(jsonQuote(type)) (expected viewport, down, move, up, cancel, shake, pinch, wait or set)"
+                "unknown type \(MessageText.quoted(type)) (expected viewport, down, move, up, cancel, shake, pinch, wait or set)"
             )
         }
         let first = !sawLine
@@ -132,9 +136,8 @@ struct JSONLTraceParser {
                 down[id] = nil
             }
             let change = TouchChange(id: id, phase: phase, location: location)
-            if var f = frame, f.timestamp == t {
-                f.changes.append(change)
-                frame = f
+            if frame?.timestamp == t {
+                frame!.changes.append(change)  // in place: a copy per line would be quadratic
             } else {
                 closeFrame()
                 frame = TouchFrame(timestamp: t, changes: [change])
@@ -182,15 +185,16 @@ struct JSONLTraceParser {
             switch m.key {
             case "isEnabled", "cancelsTouchesInView":
                 guard case .bool(let b) = m.value.kind else {
-                    throw obj.fail("expected \(jsonQuote(m.key)) to be true or false")
+                    throw obj.fail("expected \(MessageText.quoted(m.key)) to be true or false")
                 }
                 settings.append(m.key == "isEnabled" ? .isEnabled(b) : .cancelsTouchesInView(b))
             case "translation":
                 guard case .array(let items) = m.value.kind, items.count == 2,
                     case .number(let dx, _) = items[0].kind, case .number(let dy, _) = items[1].kind,
-                    dx.isFinite, dy.isFinite
+                    dx.magnitude <= TraceReader.maximumMagnitude, dy.magnitude <= TraceReader.maximumMagnitude
                 else {
-                    throw obj.fail("expected \"translation\" to be [dx, dy] (two finite numbers, window points)")
+                    throw obj.fail(
+                        "expected \"translation\" to be [dx, dy] (two finite numbers within ±1000000, window points)")
                 }
                 settings.append(.translation(Vector(dx: dx, dy: dy)))
             case "scale":
@@ -198,7 +202,8 @@ struct JSONLTraceParser {
             case "rotation":
                 settings.append(.rotation(try obj.number("rotation")))
             default:
-                throw obj.fail("unexpected key \(jsonQuote(m.key)) in a \"set\" line (expected \(Self.settingList))")
+                throw obj.fail(
+                    "unexpected key \(MessageText.quoted(m.key)) in a \"set\" line (expected \(Self.settingList))")
             }
         }
         if settings.isEmpty {
@@ -225,29 +230,41 @@ struct JSONLTraceParser {
         func fail(_ message: String) -> TraceError { TraceError(file: file, line: line, message: message) }
 
         func number(_ key: String) throws(TraceError) -> Double {
-            guard let v = self[key] else { throw fail("missing \(jsonQuote(key))") }
-            guard case .number(let d, _) = v.kind else { throw fail("expected \(jsonQuote(key)) to be a number") }
-            guard d.isFinite else { throw fail("expected \(jsonQuote(key)) to be a finite number") }
+            guard let v = self[key] else { throw fail("missing \(MessageText.quoted(key))") }
+            guard case .number(let d, _) = v.kind else {
+                throw fail("expected \(MessageText.quoted(key)) to be a number")
+            }
+            guard d.isFinite else { throw fail("expected \(MessageText.quoted(key)) to be a finite number") }
+            let limit = key == "t" ? TraceReader.maximumTime : TraceReader.maximumMagnitude
+            guard d.magnitude <= limit else {
+                throw fail(
+                    "expected \(MessageText.quoted(key)) to be a number within ±\(Int(limit)), got \(v.described)")
+            }
             return d
         }
 
         func positive(_ key: String) throws(TraceError) -> Double {
-            guard let v = self[key] else { throw fail("missing \(jsonQuote(key))") }
+            guard let v = self[key] else { throw fail("missing \(MessageText.quoted(key))") }
             guard case .number(let d, _) = v.kind, d.isFinite, d > 0 else {
-                throw fail("expected \(jsonQuote(key)) to be a positive number")
+                throw fail("expected \(MessageText.quoted(key)) to be a positive number")
+            }
+            guard d <= TraceReader.maximumMagnitude else {
+                throw fail("expected \(MessageText.quoted(key)) to be at most 1000000, got \(v.described)")
             }
             return d
         }
 
         func integer(_ key: String) throws(TraceError) -> Int {
-            guard let v = self[key] else { throw fail("missing \(jsonQuote(key))") }
-            guard case .number(_, let i?) = v.kind else { throw fail("expected \(jsonQuote(key)) to be an integer") }
+            guard let v = self[key] else { throw fail("missing \(MessageText.quoted(key))") }
+            guard case .number(_, let i?) = v.kind else {
+                throw fail("expected \(MessageText.quoted(key)) to be an integer")
+            }
             return i
         }
 
         func checkKeys(_ allowed: [String], type: String) throws(TraceError) {
             for m in members where !allowed.contains(m.key) {
-                throw fail("unexpected key \(jsonQuote(m.key)) in a \(jsonQuote(type)) line")
+                throw fail("unexpected key \(MessageText.quoted(m.key)) in a \(MessageText.quoted(type)) line")
             }
         }
     }

@@ -141,6 +141,16 @@ public enum TraceReader {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// The largest magnitude of a JSON Lines trace's coordinates, sizes, scales, angles and
+    /// translations: 1 000 000 (window points, degrees, radians). A line beyond it is refused
+    /// (`t.jsonl:3: expected "x" to be a number within ±1000000, got 1e+308`): finite but extreme
+    /// values would overflow to infinities in distances and scales, and the event log would
+    /// carry `null`. Evemu and getevent positions are clamped into the viewport instead.
+    public static let maximumMagnitude = 1_000_000.0
+
+    /// The latest time a JSON Lines trace may give: 10⁹ s (about 31 years).
+    public static let maximumTime = 1_000_000_000.0
+
     /// The longest line a trace may have: 4 MiB (an event is a few hundred bytes; a 2 MB JSON
     /// object still parses, and is then refused for what it is).
     public static let maximumLineBytes = 4 << 20

@@ -41,8 +41,8 @@ public func bind(_ actions: [TraceAction], to scene: any ReplayScene) throws(Tra
     var bound: [BoundAction] = []
     for a in actions {
         guard let r = recognizers.first(where: { $0.name == a.recognizer }) else {
-            let names = recognizers.map(\.name).joined(separator: ", ")
-            throw a.error("unknown recognizer \(jsonQuote(a.recognizer)) (expected one of \(names))")
+            let names = MessageText.list(recognizers.map(\.name))
+            throw a.error("unknown recognizer \(MessageText.quoted(a.recognizer)) (expected one of \(names))")
         }
         for s in a.settings {
             let fits: Bool
@@ -61,7 +61,7 @@ public func bind(_ actions: [TraceAction], to scene: any ReplayScene) throws(Tra
             }
             if !fits {
                 throw a.error(
-                    "expected \(needed) recognizer for \(jsonQuote(s.key)), got \(jsonQuote(r.name)) (a \(r.kind.rawValue))"
+                    "expected \(needed) recognizer for \(jsonQuote(s.key)), got \(MessageText.quoted(r.name)) (a \(r.kind.rawValue))"
                 )
             }
         }

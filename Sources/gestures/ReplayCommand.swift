@@ -58,6 +58,7 @@ struct ReplayCommand: ParsableCommand {
     func run() throws {
         // Validate everything before replaying anything.
         let size = try parseSizeOption(size)
+        if let png { try checkOutputPath(png, option: "--png") }
         var spec: PlaygroundSpec?
         if let recognizers {
             do {
