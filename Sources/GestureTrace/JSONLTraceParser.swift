@@ -26,7 +26,13 @@ import GestureKit
 /// between two touch lines of the same `t` acts between them).
 struct JSONLTraceParser {
     let file: String
+    /// The events read, in order (none when a ``sink`` takes them).
     var events: [InputEvent] = []
+    /// Takes each event as it is complete, instead of ``events`` (a trace streamed: checked
+    /// whole first with a sink that drops them, then read again as it is replayed).
+    var sink: ((InputEvent) -> Void)?
+    /// How many events were read so far (where a `set` line's action is placed).
+    private var eventCount = 0
     var actions: [TraceAction] = []
     var viewport: Size?
     private var frame: TouchFrame?
@@ -51,14 +57,30 @@ struct JSONLTraceParser {
     ]
 
     mutating func parse(_ text: String) throws(TraceError) {
+        try parse(bytes: Array(text.utf8), from: 0)
+    }
+
+    /// Parses the lines of `bytes` from `start`, one at a time: no array of lines is made.
+    mutating func parse(bytes: [UInt8], from start: Int) throws(TraceError) {
         var lineNumber = 0
-        for raw in lines(of: text) {
+        var i = start
+        while i <= bytes.count {
+            var end = i
+            while end < bytes.count && bytes[end] != 0x0A { end += 1 }
             lineNumber += 1
-            let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
-            if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
+            var stop = end
+            if stop > i && bytes[stop - 1] == 0x0D { stop -= 1 }
+            let line = bytes[i..<stop]
+            i = end + 1
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
             try parseLine(line, number: lineNumber)
         }
         closeFrame()
+    }
+
+    private mutating func emit(_ event: InputEvent) {
+        eventCount += 1
+        if let sink { sink(event) } else { events.append(event) }
     }
 
     private func fail(_ line: Int, _ message: String) -> TraceError {
@@ -66,14 +88,14 @@ struct JSONLTraceParser {
     }
 
     private mutating func closeFrame() {
-        if let f = frame { events.append(.touches(f)) }
+        if let f = frame { emit(.touches(f)) }
         frame = nil
     }
 
-    private mutating func parseLine(_ line: Substring, number n: Int) throws(TraceError) {
+    private mutating func parseLine(_ line: ArraySlice<UInt8>, number n: Int) throws(TraceError) {
         let value: JSONValue
         do {
-            value = try JSONParser.parse(line, style: .line)
+            value = try JSONParser.parse(bytes: Array(line), style: .line)
         } catch {
             throw fail(n, "invalid JSON at column \(error.column): \(error.message)")
         }
@@ -145,11 +167,11 @@ struct JSONLTraceParser {
         case "shake":
             try obj.checkKeys(allowed, type: type)
             closeFrame()
-            events.append(.shake(timestamp: t))
+            emit(.shake(timestamp: t))
         case "wait":
             try obj.checkKeys(allowed, type: type)
             closeFrame()
-            events.append(.wait(timestamp: t))
+            emit(.wait(timestamp: t))
         case "set":
             try parseSet(obj, at: t)
         default:  // pinch
@@ -166,7 +188,7 @@ struct JSONLTraceParser {
             let angle = obj["angle"] != nil ? try obj.number("angle") : 0
             try obj.checkKeys(allowed, type: type)
             closeFrame()
-            events.append(
+            emit(
                 .touchpadPinch(
                     TouchpadPinch(
                         timestamp: t, phase: phase, location: pinchLocation, scale: pinchScale, angleDelta: angle)))
@@ -212,7 +234,7 @@ struct JSONLTraceParser {
         closeFrame()
         actions.append(
             TraceAction(
-                timestamp: t, recognizer: name, settings: settings, position: events.count, file: file,
+                timestamp: t, recognizer: name, settings: settings, position: eventCount, file: file,
                 line: obj.line))
     }
 

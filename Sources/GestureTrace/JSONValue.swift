@@ -81,7 +81,12 @@ public struct JSONParser {
 
     /// Parses `text` as one JSON value.
     public static func parse(_ text: some StringProtocol, style: Style) throws(JSONSyntaxError) -> JSONValue {
-        var p = JSONParser(bytes: Array(text.utf8), isLine: style == .line)
+        try parse(bytes: Array(text.utf8), style: style)
+    }
+
+    /// Parses UTF-8 `bytes` as one JSON value (see ``parse(_:style:)``).
+    public static func parse(bytes: [UInt8], style: Style) throws(JSONSyntaxError) -> JSONValue {
+        var p = JSONParser(bytes: bytes, isLine: style == .line)
         if case .document(let expecting) = style {
             if p.bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
                 p.i = 3

@@ -125,6 +125,12 @@ public enum TraceReader {
     /// (and the ICU it loads) would cost the app several MiB of memory and milliseconds of
     /// start-up for two file operations.
     static func readText(_ path: String) throws(TraceError) -> String {
+        String(decoding: try readBytes(path), as: UTF8.self)
+    }
+
+    /// The bytes of a file, gunzipped when it is gzip, each line checked against
+    /// ``maximumLineBytes``.
+    static func readBytes(_ path: String) throws(TraceError) -> [UInt8] {
         var info = stat()
         guard stat(path, &info) == 0 else { throw TraceError(file: path, line: 0, message: "no such file") }
         guard (info.st_mode & S_IFMT) != S_IFDIR else {
@@ -138,7 +144,7 @@ public enum TraceReader {
             }
         }
         try checkLineLengths(bytes, file: path)
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 
     /// The largest magnitude of a JSON Lines trace's coordinates, sizes, scales, angles and

@@ -81,8 +81,23 @@ public func bind(_ actions: [TraceAction], to scene: any ReplayScene) throws(Tra
 /// the next change reports from the new base).
 @MainActor
 public func replay(_ events: [InputEvent], actions: [BoundAction] = [], through scene: any ReplayScene) {
+    replay(each: { body in events.forEach(body) }, actions: actions, through: scene)
+}
+
+/// Replays a streamed trace (``TraceStream``): as ``replay(_:actions:through:)``, each event
+/// handed to the scene as soon as it is read, none kept.
+@MainActor
+public func replay(_ stream: TraceStream, actions: [BoundAction] = [], through scene: any ReplayScene) {
+    replay(each: { body in stream.forEachEvent(body) }, actions: actions, through: scene)
+}
+
+@MainActor
+private func replay(
+    each: ((InputEvent) -> Void) -> Void, actions: [BoundAction], through scene: any ReplayScene
+) {
     var last = 0.0
     var k = 0
+    var i = 0
     func applyActions(upTo position: Int) {
         while k < actions.count && actions[k].action.position <= position {
             apply(actions[k], in: scene)
@@ -90,10 +105,11 @@ public func replay(_ events: [InputEvent], actions: [BoundAction] = [], through 
             k += 1
         }
     }
-    for (i, e) in events.enumerated() {
+    each { e in
         applyActions(upTo: i)
         scene.handle(e)
         if e.timestamp.isFinite { last = max(last, e.timestamp) }
+        i += 1
     }
     applyActions(upTo: Int.max)
     scene.advance(to: last + 1)

@@ -67,9 +67,10 @@ struct ReplayCommand: ParsableCommand {
                 throw CommandFailure.usage(error.description)
             }
         }
-        let loaded: Trace
+        // Streamed: a JSON Lines trace is checked whole here, then read again as it plays.
+        let loaded: TraceStream
         do {
-            loaded = try TraceReader.read(path: trace, size: size, device: device)
+            loaded = try TraceReader.stream(path: trace, size: size, device: device)
         } catch {
             throw CommandFailure.usage(error.description)
         }
@@ -94,7 +95,7 @@ struct ReplayCommand: ParsableCommand {
                 return CommandFailure.usage(String(describing: error))
             }
             scene.onLogLine = { writeLine($0) }
-            replay(loaded.events, actions: actions, through: scene)
+            replay(loaded, actions: actions, through: scene)
             if let pngPath {
                 do {
                     try scene.renderPNG(to: pngPath)

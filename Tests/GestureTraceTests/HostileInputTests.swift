@@ -1,3 +1,4 @@
+import Foundation
 import GestureKit
 import Testing
 
@@ -142,5 +143,54 @@ struct HostileInputTests {
         #expect(frames.count == 2)
         #expect(frames.map(\.changes.count) == [30_000, 30_000])
         #expect(frames[1].changes.map(\.id) == Array(0..<30_000))
+    }
+}
+
+/// Issue 11 point 2: `gestures replay` streams a JSON Lines trace (checked whole, then read
+/// again as it plays); what it hands over must be what ``TraceReader/read`` returns.
+@Suite("Streamed traces hand over the same events, viewport and actions as read")
+struct TraceStreamTests {
+    static func events(_ s: TraceStream) -> [InputEvent] {
+        var out: [InputEvent] = []
+        s.forEachEvent { out.append($0) }
+        return out
+    }
+
+    @Test(
+        "JSON Lines (a byte-order mark, CRLF, blank lines, set lines, pinch, shake, wait) and evemu",
+        arguments: [
+            "\u{FEFF}{\"type\":\"viewport\",\"width\":800,\"height\":600}\r\n\n"
+                + "{\"type\":\"down\",\"t\":0,\"id\":1,\"x\":1,\"y\":2}\r\n{\"type\":\"down\",\"t\":0,\"id\":2,\"x\":3,\"y\":4}\n"
+                + "{\"type\":\"set\",\"t\":0,\"recognizer\":\"p\",\"isEnabled\":false}\n   \n"
+                + "{\"type\":\"move\",\"t\":0.1,\"id\":1,\"x\":5,\"y\":2}\n{\"type\":\"shake\",\"t\":0.2}\n"
+                + "{\"type\":\"pinch\",\"t\":0.3,\"phase\":\"begin\",\"x\":1,\"y\":1}\n{\"type\":\"wait\",\"t\":0.4}\n"
+                + "{\"type\":\"up\",\"t\":0.5,\"id\":1,\"x\":5,\"y\":2}",
+            "A: 35 0 100 0 0\nA: 36 0 100 0 0\nE: 1.0 0003 0039 1\nE: 1.0 0003 0035 10\nE: 1.0 0003 0036 20\n"
+                + "E: 1.0 0000 0000 0\nE: 1.1 0003 0039 -1\nE: 1.1 0000 0000 0\n",
+        ])
+    func sameAsRead(text: String) throws {
+        let path = "/tmp/gestures-stream-\(getpid())-\(text.utf8.count).trace"
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        for size in [nil, Size(width: 300, height: 200)] {
+            let read = try TraceReader.read(path: path, size: size, device: nil)
+            let stream = try TraceReader.stream(path: path, size: size, device: nil)
+            #expect(!read.events.isEmpty)
+            #expect(Self.events(stream) == read.events)
+            #expect(stream.viewport == read.viewport && stream.viewportFromTrace == read.viewportFromTrace)
+            #expect(stream.actions == read.actions)
+        }
+    }
+
+    @Test("A bad line anywhere: the stream is refused before any event is handed over")
+    func refusedWhole() throws {
+        let path = "/tmp/gestures-stream-bad-\(getpid()).jsonl"
+        let text =
+            "{\"type\":\"down\",\"t\":0,\"id\":1,\"x\":1,\"y\":2}\n{\"type\":\"up\",\"t\":1,\"id\":2,\"x\":1,\"y\":2}\n"
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(throws: TraceError(file: path, line: 2, message: "touch 2 is not down")) {
+            try TraceReader.stream(path: path, size: nil, device: nil)
+        }
     }
 }
