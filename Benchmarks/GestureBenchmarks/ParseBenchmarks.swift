@@ -68,7 +68,7 @@ func parseBenchmarks() {
     parse("JSON Lines object of 200k keys (2 MB)", { ParseInputs.bigObject }, trace("big.jsonl"))
     parse("evemu recording of 50k slots", { ParseInputs.slots }, trace("slots.evemu"))
     parse("JSON Lines trace of 30k touches held together", { ParseInputs.touches }, trace("touches.jsonl"))
-    parse("spec of 30k recognizers (a requireToFail chain)", { ParseInputs.spec }) {
-        try? PlaygroundSpec.parse($0, file: "spec.json")
-    }
+    parse(
+        "spec of 30k recognizers (a requireToFail chain)", { ParseInputs.spec },
+        { try? PlaygroundSpec.parse($0, file: "spec.json") })
 }
