@@ -155,4 +155,25 @@ struct HostileInputCLITests {
         let m = scene.imageMatrix
         #expect([m.a, m.b, m.c, m.d, m.tx, m.ty].allSatisfy { $0.isFinite })
     }
+
+    @Test("One pinch whose pair re-bases forty times on touches a hair apart: its scale stays finite")
+    @MainActor
+    func overflowingRebasedPinch() {
+        let p = layout1024.pinch.center
+        var events = [frame(0, down(1, p.x, p.y), down(2, p.x + 1e-9, p.y))]
+        for i in 0..<40 {
+            let t = Double(i) + 0.1
+            let id = 2 + i
+            events.append(frame(t, move(id, p.x + 150, p.y)))
+            events.append(frame(t + 0.1, up(id, p.x + 150, p.y)))
+            events.append(frame(t + 0.2, down(id + 1, p.x + 1e-9, p.y)))
+        }
+        events.append(frame(50, up(1, p.x, p.y), up(42, p.x + 1e-9, p.y)))
+        let (_, log) = replayLog(events)
+        let scales = log.filter { $0.contains("\"recognizer\":\"pinch\"") }.compactMap { number($0, "scale") }
+        #expect(scales.count > 20)
+        #expect(scales.allSatisfy { $0.isFinite })
+        #expect(scales.max()! > 1e200)  // it did grow as far as a Double goes
+        for line in log { #expect(!line.contains("null") && !line.contains("inf"), "\(line)") }
+    }
 }
