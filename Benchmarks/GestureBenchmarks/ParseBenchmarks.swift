@@ -8,9 +8,10 @@ import GesturesDemo
 ///
 /// - a 2 MB JSON Lines line: one object of 200k keys (refused for its first unknown key, after
 ///   the duplicate-key check has seen every key);
-/// - an evemu recording touching 50k distinct protocol-B slots, one new finger per frame;
-/// - a JSON Lines trace of 30k touches held down together (30k down lines in one frame, then
-///   30k up lines, one frame each);
+/// - an evemu recording touching 50k distinct protocol-B slots, one new finger per frame, each
+///   lifted in the next;
+/// - a JSON Lines trace of 30k touches, 200 down at a time (one down line and one up line per
+///   frame);
 /// - a playground spec of 30k recognizers, each requiring the next to fail (a 30k chain).
 enum ParseInputs {
     static let bigObject: String = {
@@ -25,16 +26,18 @@ enum ParseInputs {
             let t = "\(i / 1000).\(String(1_000_000 + (i % 1000) * 1000).dropFirst())"
             s += "E: \(t) 0003 002f \(i)\nE: \(t) 0003 0039 \(i)\n"
             s += "E: \(t) 0003 0035 \(i % 1000)\nE: \(t) 0003 0036 \((i * 7) % 1000)\nE: \(t) 0000 0000 0\n"
+            s += "E: \(t)5 0003 0039 -1\nE: \(t)5 0000 0000 0\n"
         }
         return s
     }()
 
     static let touches: String = {
         var s = ""
-        for i in 0..<30_000 { s += "{\"type\":\"down\",\"t\":0,\"id\":\(i),\"x\":\(i % 1000),\"y\":\(i % 700)}\n" }
         for i in 0..<30_000 {
-            s += "{\"type\":\"up\",\"t\":\(1 + Double(i) / 1000),\"id\":\(i),\"x\":\(i % 1000),\"y\":\(i % 700)}\n"
+            s += "{\"type\":\"down\",\"t\":\(Double(i) / 1000),\"id\":\(i),\"x\":\(i % 1000),\"y\":\(i % 700)}\n"
+            if i >= 199 { s += "{\"type\":\"up\",\"t\":\(Double(i) / 1000),\"id\":\(i - 199),\"x\":1,\"y\":2}\n" }
         }
+        for i in 29_801..<30_000 { s += "{\"type\":\"up\",\"t\":30,\"id\":\(i),\"x\":1,\"y\":2}\n" }
         return s
     }()
 
@@ -67,7 +70,7 @@ func parseBenchmarks() {
     }
     parse("JSON Lines object of 200k keys (2 MB)", { ParseInputs.bigObject }, trace("big.jsonl"))
     parse("evemu recording of 50k slots", { ParseInputs.slots }, trace("slots.evemu"))
-    parse("JSON Lines trace of 30k touches held together", { ParseInputs.touches }, trace("touches.jsonl"))
+    parse("JSON Lines trace of 30k touches, 200 down at a time", { ParseInputs.touches }, trace("touches.jsonl"))
     parse(
         "spec of 30k recognizers (a requireToFail chain)", { ParseInputs.spec },
         { try? PlaygroundSpec.parse($0, file: "spec.json") })

@@ -11,7 +11,8 @@ import GestureKit
 ///   `width`, `height`, `scale`, `angle`, `translation`, `rotation`) by
 ///   ``TraceReader/maximumMagnitude`` — beyond, sums and products of them could overflow to an
 ///   infinity, which the event log could not print;
-/// - a `down` needs its id not to be down, `move`/`up`/`cancel` need it down;
+/// - a `down` needs its id not to be down, and fewer than ``TraceReader/maximumTouches`` down;
+///   `move`/`up`/`cancel` need it down;
 /// - `viewport` only as the first line, with positive `width` and `height`;
 /// - `pinch` needs `phase` (`begin update end cancel`); begin and update need `x`, `y`;
 ///   `scale` (absolute, > 0) is optional and defaults to 1 at begin and to the previous pinch
@@ -142,6 +143,9 @@ struct JSONLTraceParser {
             switch type {
             case "down":
                 guard down[id] == nil else { throw fail(n, "touch \(id) is already down") }
+                guard down.count < TraceReader.maximumTouches else {
+                    throw fail(n, "expected at most \(TraceReader.maximumTouches) touches down at once")
+                }
                 phase = .began
                 down[id] = location
             case "move":

@@ -154,6 +154,13 @@ public enum TraceReader {
     /// carry `null`. Evemu and getevent positions are clamped into the viewport instead.
     public static let maximumMagnitude = 1_000_000.0
 
+    /// The most touches a trace may hold down at once, in every format: 256 (a hand has five
+    /// fingers; the largest touch tables track a few dozen). Beyond it the line that would put
+    /// one more down is refused: thousands of touches held together would make the
+    /// recognizers' per-touch work quadratic (every lift sweeps every touch of the recognizers
+    /// that saw it), and a protocol-A frame pairs each contact with each of the last frame's.
+    public static let maximumTouches = 256
+
     /// The latest time a JSON Lines trace may give: 10⁹ s (about 31 years).
     public static let maximumTime = 1_000_000_000.0
 

@@ -119,30 +119,63 @@ struct HostileInputTests {
         }
     }
 
-    @Test("50k distinct evemu slots: one new finger per frame, each began once, in order")
+    @Test("50k distinct evemu slots, each lifted a frame later: each finger began and ended once, in order")
     func fiftyThousandSlots() throws {
         var s = "A: 2f 0 60000 0 0\nA: 35 0 1000 0 0\nA: 36 0 1000 0 0\n"
         for i in 0..<50_000 {
             s += "E: \(i).0 0003 002f \(i)\nE: \(i).0 0003 0039 \(i)\nE: \(i).0 0003 0035 10\n"
-            s += "E: \(i).0 0003 0036 20\nE: \(i).0 0000 0000 0\n"
+            s += "E: \(i).0 0003 0036 20\nE: \(i).0 0000 0000 0\nE: \(i).5 0003 0039 -1\nE: \(i).5 0000 0000 0\n"
         }
         let trace = try TraceReader.parse(text: s, file: "t", size: Size(width: 1000, height: 1000), deviceText: nil)
         let frames = trace.frames
-        #expect(frames.count == 50_000)
-        #expect(frames.allSatisfy { $0.changes.count == 1 && $0.changes[0].phase == .began })
-        #expect(frames.map { $0.changes[0].id } == Array(1...50_000))
+        #expect(frames.count == 100_000)
+        #expect(frames.allSatisfy { $0.changes.count == 1 })
+        #expect(frames.map { $0.changes[0].phase } == Array(repeating: [.began, .ended], count: 50_000).flatMap { $0 })
+        #expect(frames.map { $0.changes[0].id } == (1...50_000).flatMap { [$0, $0] })
         #expect(frames.last?.changes[0].location == Point(x: 10, y: 20))
     }
 
-    @Test("30k touches down in one frame: one frame of 30k changes, then 30k lifts")
+    @Test("30k touches, 200 down at a time: every one began and ended, in order")
     func thirtyThousandTouches() throws {
         var s = ""
-        for i in 0..<30_000 { s += "{\"type\":\"down\",\"t\":0,\"id\":\(i),\"x\":1,\"y\":2}\n" }
-        for i in 0..<30_000 { s += "{\"type\":\"up\",\"t\":1,\"id\":\(i),\"x\":1,\"y\":2}\n" }
+        for i in 0..<30_000 {
+            s += "{\"type\":\"down\",\"t\":\(i),\"id\":\(i),\"x\":1,\"y\":2}\n"
+            if i >= 199 { s += "{\"type\":\"up\",\"t\":\(i),\"id\":\(i - 199),\"x\":1,\"y\":2}\n" }
+        }
+        for i in 29_801..<30_000 { s += "{\"type\":\"up\",\"t\":30000,\"id\":\(i),\"x\":1,\"y\":2}\n" }
         let frames = try TraceReader.parse(text: s, file: "t", size: nil, deviceText: nil).frames
-        #expect(frames.count == 2)
-        #expect(frames.map(\.changes.count) == [30_000, 30_000])
-        #expect(frames[1].changes.map(\.id) == Array(0..<30_000))
+        #expect(frames.count == 30_001)
+        let changes = frames.flatMap(\.changes)
+        #expect(changes.filter { $0.phase == .began }.map(\.id) == Array(0..<30_000))
+        #expect(changes.filter { $0.phase == .ended }.map(\.id) == Array(0..<30_000))
+    }
+
+    @Test(
+        "A 257th touch down at once is refused at its line, in every format",
+        arguments: [
+            (
+                (0..<257).map { "{\"type\":\"down\",\"t\":0,\"id\":\($0),\"x\":1,\"y\":2}\n" }.joined(),
+                "t:257: expected at most 256 touches down at once"
+            ),
+            (
+                "A: 35 0 100 0 0\nA: 36 0 100 0 0\n"
+                    + (0..<257).map { "E: 0.0 0003 0035 \($0 % 100)\nE: 0.0 0003 0036 1\nE: 0.0 0000 0002 0\n" }
+                    .joined(),
+                "t:773: expected at most 256 touches down at once"
+            ),
+            (
+                "A: 2f 0 9999 0 0\nA: 35 0 100 0 0\nA: 36 0 100 0 0\n"
+                    + (0..<257).map { "E: 0.0 0003 002f \($0)\nE: 0.0 0003 0039 \($0)\n" }.joined(),
+                "t:517: expected at most 256 touches down at once"
+            ),
+        ])
+    func tooManyTouches(text: String, message: String) {
+        #expect(throws: TraceError.self) { try TraceReader.parse(text: text, file: "t", size: nil, deviceText: nil) }
+        do {
+            _ = try TraceReader.parse(text: text, file: "t", size: nil, deviceText: nil)
+        } catch {
+            #expect(error.description == message)
+        }
     }
 }
 
