@@ -69,14 +69,26 @@ struct JSONLTraceParser {
             var end = i
             while end < bytes.count && bytes[end] != 0x0A { end += 1 }
             lineNumber += 1
-            var stop = end
-            if stop > i && bytes[stop - 1] == 0x0D { stop -= 1 }
-            let line = bytes[i..<stop]
+            try take(bytes[i..<end], number: lineNumber)
             i = end + 1
-            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
-            try parseLine(line, number: lineNumber)
         }
         closeFrame()
+    }
+
+    /// Parses the lines of a file as they are read (a byte-order mark at its start skipped).
+    mutating func parse(_ lines: FileLines) throws(TraceError) {
+        while let line = try lines.next() {
+            let bom = lines.number == 1 && line.starts(with: [0xEF, 0xBB, 0xBF])
+            try take(line[(bom ? 3 : 0)...], number: lines.number)
+        }
+        closeFrame()
+    }
+
+    /// One line without its `\n`: a `\r` before it dropped, a blank line skipped.
+    private mutating func take(_ raw: ArraySlice<UInt8>, number: Int) throws(TraceError) {
+        let line = raw.last == 0x0D ? raw.dropLast() : raw
+        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
+        try parseLine(line, number: number)
     }
 
     private mutating func emit(_ event: InputEvent) {

@@ -199,37 +199,52 @@ public enum TraceReader {
     /// socket is refused without blocking (it is opened non-blocking and checked first): such an
     /// input could stall the reader or never end.
     public static func readFile(_ path: String) throws(TraceError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else {
-            throw TraceError(file: path, line: 0, message: errno == ENOENT ? "no such file" : "cannot read the file")
-        }
+        let (fd, size) = try openRegularFile(path)
         defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw TraceError(file: path, line: 0, message: "cannot read the file") }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            let what =
-                (info.st_mode & S_IFMT) == S_IFDIR
-                ? "is a directory" : "expected a regular file (not a FIFO, device or socket)"
-            throw TraceError(file: path, line: 0, message: what)
-        }
-        guard Int(info.st_size) <= maximumBytes else {
-            throw TraceError(
-                file: path, line: 0, message: "expected a file of at most 256 MiB, got \(Int(info.st_size) >> 20) MiB")
-        }
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(Int(info.st_size))
+        bytes.reserveCapacity(size)
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw TraceError(file: path, line: 0, message: "cannot read the file")
-            }
+            let n = try readChunk(fd, into: &chunk, path: path)
             if n == 0 { return bytes }
             guard bytes.count + n <= maximumBytes else {
                 throw TraceError(file: path, line: 0, message: "expected a file of at most 256 MiB")
             }
             bytes.append(contentsOf: chunk[0..<n])
+        }
+    }
+
+    /// Opens a regular file of at most ``maximumBytes`` for reading (see ``readFile(_:)``):
+    /// its descriptor, for the caller to close, and its size.
+    static func openRegularFile(_ path: String) throws(TraceError) -> (Int32, Int) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else {
+            throw TraceError(file: path, line: 0, message: errno == ENOENT ? "no such file" : "cannot read the file")
+        }
+        var info = stat()
+        var failure: String?
+        if fstat(fd, &info) != 0 {
+            failure = "cannot read the file"
+        } else if (info.st_mode & S_IFMT) != S_IFREG {
+            failure =
+                (info.st_mode & S_IFMT) == S_IFDIR
+                ? "is a directory" : "expected a regular file (not a FIFO, device or socket)"
+        } else if Int(info.st_size) > maximumBytes {
+            failure = "expected a file of at most 256 MiB, got \(Int(info.st_size) >> 20) MiB"
+        }
+        if let failure {
+            close(fd)
+            throw TraceError(file: path, line: 0, message: failure)
+        }
+        return (fd, Int(info.st_size))
+    }
+
+    /// One `read` into `chunk` (EINTR retried): the number of bytes, 0 at the end.
+    static func readChunk(_ fd: Int32, into chunk: inout [UInt8], path: String) throws(TraceError) -> Int {
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n >= 0 { return n }
+            if errno != EINTR { throw TraceError(file: path, line: 0, message: "cannot read the file") }
         }
     }
 

@@ -85,10 +85,14 @@ public func replay(_ events: [InputEvent], actions: [BoundAction] = [], through 
 }
 
 /// Replays a streamed trace (``TraceStream``): as ``replay(_:actions:through:)``, each event
-/// handed to the scene as soon as it is read, none kept.
+/// handed to the scene as soon as it is read, none kept. Returns nil, or the error of a file
+/// that changed on disk since it was checked (the replay stopped at the bad line).
 @MainActor
-public func replay(_ stream: TraceStream, actions: [BoundAction] = [], through scene: any ReplayScene) {
-    replay(each: { body in stream.forEachEvent(body) }, actions: actions, through: scene)
+@discardableResult
+public func replay(_ stream: TraceStream, actions: [BoundAction] = [], through scene: any ReplayScene) -> TraceError? {
+    var failure: TraceError?
+    replay(each: { body in failure = stream.forEachEvent(body) }, actions: actions, through: scene)
+    return failure
 }
 
 @MainActor

@@ -95,7 +95,9 @@ struct ReplayCommand: ParsableCommand {
                 return CommandFailure.usage(String(describing: error))
             }
             scene.onLogLine = { writeLine($0) }
-            replay(loaded, actions: actions, through: scene)
+            if let changed = replay(loaded, actions: actions, through: scene) {
+                return CommandFailure.runtime(changed.description + " (the file changed while it was replayed)")
+            }
             if let pngPath {
                 do {
                     try scene.renderPNG(to: pngPath)

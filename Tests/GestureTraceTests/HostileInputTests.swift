@@ -226,4 +226,50 @@ struct TraceStreamTests {
             try TraceReader.stream(path: path, size: nil, device: nil)
         }
     }
+
+    @Test("A gzipped JSON Lines trace streams from its decompressed bytes, the same events as read")
+    func gzipped() throws {
+        let plain = "/tmp/gestures-stream-gz-\(getpid()).jsonl"
+        let text =
+            "{\"type\":\"down\",\"t\":0,\"id\":1,\"x\":1,\"y\":2}\n{\"type\":\"up\",\"t\":1,\"id\":1,\"x\":1,\"y\":2}\n"
+        #expect(FileManager.default.createFile(atPath: plain, contents: Data(text.utf8)))
+        let gzip = Process()
+        gzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        gzip.arguments = ["-f", plain]
+        try gzip.run()
+        gzip.waitUntilExit()
+        let path = plain + ".gz"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let read = try TraceReader.read(path: path, size: nil, device: nil)
+        let stream = try TraceReader.stream(path: path, size: nil, device: nil)
+        #expect(read.frames.count == 2)
+        #expect(Self.events(stream) == read.events)
+    }
+
+    @Test("A plain file that changes between the check and the replay: the replay stops with its error")
+    func changedOnDisk() throws {
+        let path = "/tmp/gestures-stream-changed-\(getpid()).jsonl"
+        let good =
+            "{\"type\":\"down\",\"t\":0,\"id\":1,\"x\":1,\"y\":2}\n{\"type\":\"up\",\"t\":1,\"id\":1,\"x\":1,\"y\":2}\n"
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(good.utf8)))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let stream = try TraceReader.stream(path: path, size: nil, device: nil)
+        let bad =
+            "{\"type\":\"down\",\"t\":0,\"id\":1,\"x\":1,\"y\":2}\n{\"type\":\"up\",\"t\":1,\"id\":7,\"x\":1,\"y\":2}\n"
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(bad.utf8)))
+        var events: [InputEvent] = []
+        let error = stream.forEachEvent { events.append($0) }
+        #expect(error == TraceError(file: path, line: 2, message: "touch 7 is not down"))
+    }
+
+    @Test("A streamed file's line over 4 MiB is refused with its number, as read does")
+    func longLine() throws {
+        let path = "/tmp/gestures-stream-long-\(getpid()).jsonl"
+        let text = "{\"type\":\"wait\",\"t\":0}\n\n" + String(repeating: " ", count: (4 << 20) + 1) + "\n"
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let expected = TraceError(file: path, line: 3, message: "expected a line of at most 4 MiB")
+        #expect(throws: expected) { try TraceReader.read(path: path, size: nil, device: nil) }
+        #expect(throws: expected) { try TraceReader.stream(path: path, size: nil, device: nil) }
+    }
 }
