@@ -183,6 +183,18 @@ struct HostileInputTests {
 /// again as it plays); what it hands over must be what ``TraceReader/read`` returns.
 @Suite("Streamed traces hand over the same events, viewport and actions as read")
 struct TraceStreamTests {
+    /// A tap of touch 1; `upID` lifts another touch instead (an error on line 2).
+    static func tap(upID: Int = 1) -> String {
+        "{\"type\":\"down\",\"t\":0,\"id\":1,\"x\":1,\"y\":2}\n{\"type\":\"up\",\"t\":1,\"id\":\(upID),\"x\":1,\"y\":2}\n"
+    }
+
+    /// Writes `text` to a scratch file named after `tag`; the caller removes it.
+    static func file(_ tag: String, _ text: String) -> String {
+        let path = "/tmp/gestures-stream-\(tag)-\(getpid())"
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
+        return path
+    }
+
     static func events(_ s: TraceStream) -> [InputEvent] {
         var out: [InputEvent] = []
         s.forEachEvent { out.append($0) }
@@ -202,8 +214,7 @@ struct TraceStreamTests {
                 + "E: 1.0 0000 0000 0\nE: 1.1 0003 0039 -1\nE: 1.1 0000 0000 0\n",
         ])
     func sameAsRead(text: String) throws {
-        let path = "/tmp/gestures-stream-\(getpid())-\(text.utf8.count).trace"
-        #expect(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
+        let path = Self.file("\(text.utf8.count).trace", text)
         defer { try? FileManager.default.removeItem(atPath: path) }
         for size in [nil, Size(width: 300, height: 200)] {
             let read = try TraceReader.read(path: path, size: size, device: nil)
@@ -217,10 +228,7 @@ struct TraceStreamTests {
 
     @Test("A bad line anywhere: the stream is refused before any event is handed over")
     func refusedWhole() throws {
-        let path = "/tmp/gestures-stream-bad-\(getpid()).jsonl"
-        let text =
-            "{\"type\":\"down\",\"t\":0,\"id\":1,\"x\":1,\"y\":2}\n{\"type\":\"up\",\"t\":1,\"id\":2,\"x\":1,\"y\":2}\n"
-        #expect(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
+        let path = Self.file("bad.jsonl", Self.tap(upID: 2))
         defer { try? FileManager.default.removeItem(atPath: path) }
         #expect(throws: TraceError(file: path, line: 2, message: "touch 2 is not down")) {
             try TraceReader.stream(path: path, size: nil, device: nil)
@@ -229,10 +237,7 @@ struct TraceStreamTests {
 
     @Test("A gzipped JSON Lines trace streams from its decompressed bytes, the same events as read")
     func gzipped() throws {
-        let plain = "/tmp/gestures-stream-gz-\(getpid()).jsonl"
-        let text =
-            "{\"type\":\"down\",\"t\":0,\"id\":1,\"x\":1,\"y\":2}\n{\"type\":\"up\",\"t\":1,\"id\":1,\"x\":1,\"y\":2}\n"
-        #expect(FileManager.default.createFile(atPath: plain, contents: Data(text.utf8)))
+        let plain = Self.file("gz.jsonl", Self.tap())
         let gzip = Process()
         gzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
         gzip.arguments = ["-f", plain]
@@ -248,15 +253,10 @@ struct TraceStreamTests {
 
     @Test("A plain file that changes between the check and the replay: the replay stops with its error")
     func changedOnDisk() throws {
-        let path = "/tmp/gestures-stream-changed-\(getpid()).jsonl"
-        let good =
-            "{\"type\":\"down\",\"t\":0,\"id\":1,\"x\":1,\"y\":2}\n{\"type\":\"up\",\"t\":1,\"id\":1,\"x\":1,\"y\":2}\n"
-        #expect(FileManager.default.createFile(atPath: path, contents: Data(good.utf8)))
+        let path = Self.file("changed.jsonl", Self.tap())
         defer { try? FileManager.default.removeItem(atPath: path) }
         let stream = try TraceReader.stream(path: path, size: nil, device: nil)
-        let bad =
-            "{\"type\":\"down\",\"t\":0,\"id\":1,\"x\":1,\"y\":2}\n{\"type\":\"up\",\"t\":1,\"id\":7,\"x\":1,\"y\":2}\n"
-        #expect(FileManager.default.createFile(atPath: path, contents: Data(bad.utf8)))
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(Self.tap(upID: 7).utf8)))
         var events: [InputEvent] = []
         let error = stream.forEachEvent { events.append($0) }
         #expect(error == TraceError(file: path, line: 2, message: "touch 7 is not down"))
@@ -264,9 +264,8 @@ struct TraceStreamTests {
 
     @Test("A streamed file's line over 4 MiB is refused with its number, as read does")
     func longLine() throws {
-        let path = "/tmp/gestures-stream-long-\(getpid()).jsonl"
-        let text = "{\"type\":\"wait\",\"t\":0}\n\n" + String(repeating: " ", count: (4 << 20) + 1) + "\n"
-        #expect(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
+        let path = Self.file(
+            "long.jsonl", "{\"type\":\"wait\",\"t\":0}\n\n" + String(repeating: " ", count: (4 << 20) + 1) + "\n")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let expected = TraceError(file: path, line: 3, message: "expected a line of at most 4 MiB")
         #expect(throws: expected) { try TraceReader.read(path: path, size: nil, device: nil) }
