@@ -195,11 +195,17 @@ public enum TraceReader {
     /// Beyond it the file is refused with one line, before memory runs out.
     public static let maximumBytes = 256 << 20
 
+    /// The most bytes a playground spec may hold: 8 MiB (30k recognizers in a chain take 2 MB).
+    /// A spec is parsed whole into a tree of values about 25 times its size (4 MB of `[0,0,…]`
+    /// peaked at 110 MB), so it gets a lower limit than a trace, which streams.
+    public static let maximumSpecBytes = 8 << 20
+
     /// The whole content of a regular file of at most ``maximumBytes``. A FIFO, a device or a
     /// socket is refused without blocking (it is opened non-blocking and checked first): such an
     /// input could stall the reader or never end.
-    public static func readFile(_ path: String) throws(TraceError) -> [UInt8] {
-        let (fd, size) = try openRegularFile(path)
+    /// `limit` lowers the size limit (a playground spec's is ``maximumSpecBytes``).
+    public static func readFile(_ path: String, limit: Int = maximumBytes) throws(TraceError) -> [UInt8] {
+        let (fd, size) = try openRegularFile(path, limit: limit)
         defer { close(fd) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(size)
@@ -207,8 +213,8 @@ public enum TraceReader {
         while true {
             let n = try readChunk(fd, into: &chunk, path: path)
             if n == 0 { return bytes }
-            guard bytes.count + n <= maximumBytes else {
-                throw TraceError(file: path, line: 0, message: "expected a file of at most 256 MiB")
+            guard bytes.count + n <= limit else {
+                throw TraceError(file: path, line: 0, message: "expected a file of at most \(limit >> 20) MiB")
             }
             bytes.append(contentsOf: chunk[0..<n])
         }
@@ -216,7 +222,7 @@ public enum TraceReader {
 
     /// Opens a regular file of at most ``maximumBytes`` for reading (see ``readFile(_:)``):
     /// its descriptor, for the caller to close, and its size.
-    static func openRegularFile(_ path: String) throws(TraceError) -> (Int32, Int) {
+    static func openRegularFile(_ path: String, limit: Int = maximumBytes) throws(TraceError) -> (Int32, Int) {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else {
             throw TraceError(file: path, line: 0, message: errno == ENOENT ? "no such file" : "cannot read the file")
@@ -229,8 +235,8 @@ public enum TraceReader {
             failure =
                 (info.st_mode & S_IFMT) == S_IFDIR
                 ? "is a directory" : "expected a regular file (not a FIFO, device or socket)"
-        } else if Int(info.st_size) > maximumBytes {
-            failure = "expected a file of at most 256 MiB, got \(Int(info.st_size) >> 20) MiB"
+        } else if Int(info.st_size) > limit {
+            failure = "expected a file of at most \(limit >> 20) MiB, got \(Int(info.st_size) >> 20) MiB"
         }
         if let failure {
             close(fd)

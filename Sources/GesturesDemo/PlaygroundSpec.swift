@@ -155,9 +155,10 @@ public struct PlaygroundSpec: Equatable, Sendable {
         self.views = views
     }
 
-    /// Reads a spec file. Errors name `path` as given.
+    /// Reads a spec file of at most 8 MiB (`TraceReader.maximumSpecBytes`).
+    /// Errors name `path` as given.
     public static func load(path: String) throws(SpecError) -> PlaygroundSpec {
-        let bytes = try TraceReader.readFile(path)
+        let bytes = try TraceReader.readFile(path, limit: TraceReader.maximumSpecBytes)
         return try parse(String(decoding: bytes, as: UTF8.self), file: path)
     }
 

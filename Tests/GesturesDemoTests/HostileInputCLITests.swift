@@ -104,6 +104,17 @@ struct HostileInputCLITests {
         #expect(r3.stderr.contains(#"got "\u{1B}[2J""#))
     }
 
+    @Test("A spec over 8 MiB is refused before it is read (its tree of values would be ~25 times its size)")
+    func hugeSpec() throws {
+        let trace = write("hostile-tap.jsonl", "{\"type\":\"down\",\"t\":0,\"id\":1,\"x\":1,\"y\":1}\n")
+        let spec = write("hostile-huge.json", "")
+        #expect(truncate(spec, 9 << 20) == 0)  // sparse
+        let r = try CLI.run(["replay", trace, "--recognizers", spec])
+        #expect(r.status == 2)
+        #expect(r.stderr == "gestures: \(spec): expected a file of at most 8 MiB, got 9 MiB\n")
+        #expect(r.stdout.isEmpty)
+    }
+
     /// 30k tap recognizers, each requiring the next to fail; `closed`: the last requires the first.
     static func chain(closed: Bool) -> String {
         var s = "["
