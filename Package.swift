@@ -94,7 +94,7 @@ if Context.environment["GESTURES_BENCHMARKS"] != nil {
         .executableTarget(
             name: "GestureBenchmarks",
             dependencies: [
-                "GestureKit", "GesturesDemo", "CCairo",
+                "GestureKit", "GestureTrace", "GesturesDemo", "CCairo",
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/GestureBenchmarks",

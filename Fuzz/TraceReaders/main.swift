@@ -82,11 +82,19 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         guard error.file == file || error.file == "fuzz.desc", error.line >= 0, !error.message.isEmpty else {
             fatalError("a reader error that does not name the file and line: \(error)")
         }
+        // Issue 11: what the user sees is one short line, harmless to a terminal.
+        let shown = error.description.unicodeScalars
+        if shown.count > MessageText.lineLimit + 1
+            || shown.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
+        {
+            fatalError("an error line with a control character or too long: \(error.description.debugDescription)")
+        }
     }
     return 0
 }
 
-/// DESIGN §4.1: times are finite, ≥ 0 and never decrease; coordinates are finite.
+/// DESIGN §4.1: times are finite, ≥ 0 and never decrease; coordinates are within
+/// ``TraceReader/maximumMagnitude`` (issue 11: so that nothing downstream overflows).
 func checkJSONL(_ events: [InputEvent]) {
     var last = 0.0
     for event in events {
@@ -94,8 +102,9 @@ func checkJSONL(_ events: [InputEvent]) {
         guard t.isFinite, t >= last else { fatalError("time \(t) after \(last) in \(event)") }
         last = t
         if case .touches(let frame) = event {
-            for change in frame.changes where !(change.location.x.isFinite && change.location.y.isFinite) {
-                fatalError("a coordinate that is not finite: \(change)")
+            let m = TraceReader.maximumMagnitude
+            for change in frame.changes where !(change.location.x.magnitude <= m && change.location.y.magnitude <= m) {
+                fatalError("a coordinate beyond ±\(m): \(change)")
             }
         }
     }

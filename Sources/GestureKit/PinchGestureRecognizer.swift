@@ -53,7 +53,10 @@ public final class PinchGestureRecognizer: TwoTouchGestureRecognizer {
 
     override func measurePair() -> Double {
         if baseDistance > 0 {
-            currentScale = baseScale * pair.distance / baseDistance
+            // Touches that landed a hair apart (1e-300 pt) and then spread would overflow the
+            // ratio: the scale keeps its last finite value (UIKit never meets such input).
+            let s = baseScale * pair.distance / baseDistance
+            if s.isFinite { currentScale = s }
         }
         return currentScale
     }

@@ -54,6 +54,9 @@ struct AxisRange: Equatable {
 ///   (Apple bcm5974 reports lifting fingers so), is not touching.
 /// - **Single touch** (no multitouch axes): `ABS_X`/`ABS_Y` with `BTN_TOUCH` as one finger.
 ///
+/// At most ``TraceReader/maximumTouches`` fingers may be down at once (active protocol-B slots,
+/// contacts of one protocol-A frame): the event that adds one more is refused.
+///
 /// Each `SYN_REPORT` closes a frame: one ``TouchFrame`` at that event's time, counted from the
 /// recording's first event, holding the ended touches first, then the began and moved ones
 /// (ascending slot order for protocol B, contact order for protocol A). Frames without a change
@@ -172,18 +175,18 @@ struct EvemuParser {
         guard tokens.count == 4 else {
             throw fail("expected \"E: <seconds>.<microseconds> <type hex> <code hex> <value>\"")
         }
-        func text(_ r: Range<Int>) -> String { String(decoding: b[r], as: UTF8.self) }
+        func quoted(_ r: Range<Int>) -> String { MessageText.quoted(String(decoding: b[r], as: UTF8.self)) }
         guard let time = parseTime(b[tokens[0]]) else {
-            throw fail("expected a time \"<seconds>.<microseconds>\", got \"\(text(tokens[0]))\"")
+            throw fail("expected a time \"<seconds>.<microseconds>\", got \(quoted(tokens[0]))")
         }
         guard let type = parseHex(b[tokens[1]]) else {
-            throw fail("expected a hexadecimal event type, got \"\(text(tokens[1]))\"")
+            throw fail("expected a hexadecimal event type, got \(quoted(tokens[1]))")
         }
         guard let code = parseHex(b[tokens[2]]) else {
-            throw fail("expected a hexadecimal event code, got \"\(text(tokens[2]))\"")
+            throw fail("expected a hexadecimal event code, got \(quoted(tokens[2]))")
         }
         guard let value = parseDecimal(b[tokens[3]]) else {
-            throw fail("expected a decimal event value, got \"\(text(tokens[3]))\"")
+            throw fail("expected a decimal event value, got \(quoted(tokens[3]))")
         }
         return EvdevEvent(line: line, time: time, type: type, code: code, value: value)
     }
@@ -305,10 +308,10 @@ struct EvemuParser {
                 message: "axis \(String(code, radix: 16)) has an empty range (min \(r.min), max \(r.max))")
         }
         let scaler = Scaler(x: xr, y: yr, viewport: viewport)
-        var builder = FrameBuilder(start: first.time, scaler: scaler)
+        var builder = FrameBuilder(start: first.time, scaler: scaler, file: file)
         switch mode {
-        case .protocolB: builder.protocolB(events)
-        case .protocolA: builder.protocolA(events)
+        case .protocolB: try builder.protocolB(events)
+        case .protocolA: try builder.protocolA(events)
         case .singleTouch: builder.singleTouch(events)
         }
         return builder.output
@@ -336,12 +339,21 @@ struct Scaler {
 struct FrameBuilder {
     let start: Int64
     let scaler: Scaler
+    let file: String
     var output: [InputEvent] = []
     private var nextID = 1
 
-    init(start: Int64, scaler: Scaler) {
+    init(start: Int64, scaler: Scaler, file: String) {
         self.start = start
         self.scaler = scaler
+        self.file = file
+    }
+
+    /// More than ``TraceReader/maximumTouches`` fingers down at once, at `line`.
+    private func tooManyTouches(_ line: Int) -> TraceError {
+        TraceError(
+            file: file, line: line,
+            message: "expected at most \(TraceReader.maximumTouches) touches down at once")
     }
 
     private func seconds(_ t: Int64) -> Double { Double(t - start) / 1e9 }
@@ -368,11 +380,21 @@ struct FrameBuilder {
         var emitted: Point?
     }
 
-    mutating func protocolB(_ events: [EvdevEvent]) {
+    mutating func protocolB(_ events: [EvdevEvent]) throws(TraceError) {
         var slots: [Int32: Slot] = [:]
+        var activeCount = 0
+        // The slots written since the last SYN_REPORT: only they can change at the next one (a
+        // scan of every slot ever seen per frame was quadratic in a recording of 50k slots).
+        var touched: Set<Int32> = []
         var current: Int32 = 0
         var ended: [TouchChange] = []
         for e in events {
+            if e.type == EvdevCode.evAbs
+                && (e.code == EvdevCode.absMTTrackingID || e.code == EvdevCode.absMTPositionX
+                    || e.code == EvdevCode.absMTPositionY)
+            {
+                touched.insert(current)
+            }
             switch (e.type, e.code) {
             case (EvdevCode.evAbs, EvdevCode.absMTSlot):
                 current = e.value
@@ -383,12 +405,15 @@ struct FrameBuilder {
                     if s.active, let id = s.touchID, let x = s.x, let y = s.y {
                         ended.append(TouchChange(id: id, phase: .ended, location: scaler.point(x, y)))
                     }
+                    if s.active { activeCount -= 1 }
                     s.active = false
                     s.touchID = nil
                     s.emitted = nil
                 }
                 if e.value >= 0 && !s.active {
                     s.active = true
+                    activeCount += 1
+                    if activeCount > TraceReader.maximumTouches { throw tooManyTouches(e.line) }
                 }
                 s.trackingID = e.value
                 slots[current] = s
@@ -399,7 +424,7 @@ struct FrameBuilder {
             case (EvdevCode.evSyn, EvdevCode.synReport):
                 var changes = ended
                 ended.removeAll()
-                for key in slots.keys.sorted() {
+                for key in touched.sorted() {
                     var s = slots[key]!
                     guard s.active, let x = s.x, let y = s.y else { continue }
                     let p = scaler.point(x, y)
@@ -415,6 +440,7 @@ struct FrameBuilder {
                     s.emitted = p
                     slots[key] = s
                 }
+                touched.removeAll()
                 emit(e.time, changes)
             default:
                 break
@@ -438,7 +464,7 @@ struct FrameBuilder {
         var location: Point
     }
 
-    mutating func protocolA(_ events: [EvdevEvent]) {
+    mutating func protocolA(_ events: [EvdevEvent]) throws(TraceError) {
         var previous: [Known] = []
         var contacts: [Contact] = []
         var contact = Contact()
@@ -459,6 +485,8 @@ struct FrameBuilder {
                 dirty = true
             case (EvdevCode.evSyn, EvdevCode.synMTReport):
                 if contact.isTouching { contacts.append(contact) }
+                // (Matching by distance pairs every contact with every one of the last frame.)
+                if contacts.count > TraceReader.maximumTouches { throw tooManyTouches(e.line) }
                 contact = Contact()
                 dirty = false
             case (EvdevCode.evSyn, EvdevCode.synReport):

@@ -51,15 +51,15 @@ struct GeteventParser {
         guard line.hasPrefix("["), let close = line.firstIndex(of: "]") else { throw fail(shape) }
         let stamp = line[line.index(after: line.startIndex)..<close].trimmingBlanks
         guard let time = EvemuParser.parseTime(ArraySlice(stamp.utf8)) else {
-            throw fail("expected a time \"<seconds>.<microseconds>\", got \"\(stamp)\"")
+            throw fail("expected a time \"<seconds>.<microseconds>\", got \(MessageText.quoted(stamp))")
         }
         let fields = line[line.index(after: close)...].split(whereSeparator: { $0 == " " || $0 == "\t" })
         guard fields.count == 3 else { throw fail(shape) }
         guard let type = Self.types[String(fields[0])] ?? EvemuParser.parseHex(ArraySlice(fields[0].utf8)) else {
-            throw fail("unknown event type \"\(fields[0])\"")
+            throw fail("unknown event type \(MessageText.quoted(fields[0]))")
         }
         guard let code = Self.codes[String(fields[1])] ?? EvemuParser.parseHex(ArraySlice(fields[1].utf8)) else {
-            throw fail("unknown event code \"\(fields[1])\"")
+            throw fail("unknown event code \(MessageText.quoted(fields[1]))")
         }
         let valueText = String(fields[2])
         let value: Int32
@@ -69,7 +69,7 @@ struct GeteventParser {
         case "REPEAT": value = 2
         default:
             guard valueText.count <= 8, let bits = UInt32(valueText, radix: 16) else {
-                throw fail("expected a hexadecimal event value, got \"\(valueText)\"")
+                throw fail("expected a hexadecimal event value, got \(MessageText.quoted(valueText))")
             }
             value = Int32(bitPattern: bits)
         }

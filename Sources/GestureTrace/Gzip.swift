@@ -13,7 +13,13 @@ enum Gzip {
     static func decompress(_ input: [UInt8], limit: Int = Int.max) -> Result<[UInt8], GzipError> {
         if input.isEmpty { return .failure(GzipError(message: "empty gzip file")) }
         var output: [UInt8] = []
-        output.reserveCapacity(min(limit, input.count * 4))
+        // The gzip trailer ends with the member's size (mod 2^32): one allocation of the right
+        // size instead of doublings that hold the old and the new buffer at once (a 57 MB trace
+        // peaked at 131 MB). Never beyond `limit`, nor beyond deflate's best ratio (1032:1) of
+        // the input: a false size costs at most that, in address space.
+        let stated =
+            input.count >= 18 ? input.suffix(4).reversed().reduce(0) { $0 << 8 | Int($1) } : 0
+        output.reserveCapacity(min(limit, max(min(stated, input.count * 1032), input.count * 4)))
         var stream = z_stream()
         // inflateInit2() is a C macro: call the function behind it.
         var rc = inflateInit2_(&stream, 16 + MAX_WBITS, zlibVersion(), Int32(MemoryLayout<z_stream>.size))

@@ -7,7 +7,12 @@ import GestureKit
 ///   cancel shake pinch wait set`, and no keys other than those of its type;
 /// - `t` is a finite number ≥ 0 that never decreases; `id` is an integer; `x`, `y` are finite
 ///   numbers (required for down, move, up; optional, as a pair, for cancel);
-/// - a `down` needs its id not to be down, `move`/`up`/`cancel` need it down;
+/// - every number is bounded: `t` by ``TraceReader/maximumTime``, every other one (`x`, `y`,
+///   `width`, `height`, `scale`, `angle`, `translation`, `rotation`) by
+///   ``TraceReader/maximumMagnitude`` — beyond, sums and products of them could overflow to an
+///   infinity, which the event log could not print;
+/// - a `down` needs its id not to be down, and fewer than ``TraceReader/maximumTouches`` down;
+///   `move`/`up`/`cancel` need it down;
 /// - `viewport` only as the first line, with positive `width` and `height`;
 /// - `pinch` needs `phase` (`begin update end cancel`); begin and update need `x`, `y`;
 ///   `scale` (absolute, > 0) is optional and defaults to 1 at begin and to the previous pinch
@@ -22,7 +27,13 @@ import GestureKit
 /// between two touch lines of the same `t` acts between them).
 struct JSONLTraceParser {
     let file: String
+    /// The events read, in order (none when a ``sink`` takes them).
     var events: [InputEvent] = []
+    /// Takes each event as it is complete, instead of ``events`` (a trace streamed: checked
+    /// whole first with a sink that drops them, then read again as it is replayed).
+    var sink: ((InputEvent) -> Void)?
+    /// How many events were read so far (where a `set` line's action is placed).
+    private var eventCount = 0
     var actions: [TraceAction] = []
     var viewport: Size?
     private var frame: TouchFrame?
@@ -47,14 +58,42 @@ struct JSONLTraceParser {
     ]
 
     mutating func parse(_ text: String) throws(TraceError) {
+        try parse(bytes: Array(text.utf8), from: 0)
+    }
+
+    /// Parses the lines of `bytes` from `start`, one at a time: no array of lines is made.
+    mutating func parse(bytes: [UInt8], from start: Int) throws(TraceError) {
         var lineNumber = 0
-        for raw in lines(of: text) {
+        var i = start
+        while i <= bytes.count {
+            var end = i
+            while end < bytes.count && bytes[end] != 0x0A { end += 1 }
             lineNumber += 1
-            let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
-            if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
-            try parseLine(line, number: lineNumber)
+            try take(bytes[i..<end], number: lineNumber)
+            i = end + 1
         }
         closeFrame()
+    }
+
+    /// Parses the lines of a file as they are read (a byte-order mark at its start skipped).
+    mutating func parse(_ lines: FileLines) throws(TraceError) {
+        while let line = try lines.next() {
+            let bom = lines.number == 1 && line.starts(with: [0xEF, 0xBB, 0xBF])
+            try take(line[(bom ? 3 : 0)...], number: lines.number)
+        }
+        closeFrame()
+    }
+
+    /// One line without its `\n`: a `\r` before it dropped, a blank line skipped.
+    private mutating func take(_ raw: ArraySlice<UInt8>, number: Int) throws(TraceError) {
+        let line = raw.last == 0x0D ? raw.dropLast() : raw
+        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
+        try parseLine(line, number: number)
+    }
+
+    private mutating func emit(_ event: InputEvent) {
+        eventCount += 1
+        if let sink { sink(event) } else { events.append(event) }
     }
 
     private func fail(_ line: Int, _ message: String) -> TraceError {
@@ -62,14 +101,14 @@ struct JSONLTraceParser {
     }
 
     private mutating func closeFrame() {
-        if let f = frame { events.append(.touches(f)) }
+        if let f = frame { emit(.touches(f)) }
         frame = nil
     }
 
-    private mutating func parseLine(_ line: Substring, number n: Int) throws(TraceError) {
+    private mutating func parseLine(_ line: ArraySlice<UInt8>, number n: Int) throws(TraceError) {
         let value: JSONValue
         do {
-            value = try JSONParser.parse(line, style: .line)
+            value = try JSONParser.parse(bytes: Array(line), style: .line)
         } catch {
             throw fail(n, "invalid JSON at column \(error.column): \(error.message)")
         }
@@ -81,7 +120,7 @@ struct JSONLTraceParser {
         guard let allowed = Self.allowedKeys[type] else {
             throw fail(
                 n,
-                "unknown type \(jsonQuote(type)) (expected viewport, down, move, up, cancel, shake, pinch, wait or set)"
+                "unknown type \(MessageText.quoted(type)) (expected viewport, down, move, up, cancel, shake, pinch, wait or set)"
             )
         }
         let first = !sawLine
@@ -116,6 +155,9 @@ struct JSONLTraceParser {
             switch type {
             case "down":
                 guard down[id] == nil else { throw fail(n, "touch \(id) is already down") }
+                guard down.count < TraceReader.maximumTouches else {
+                    throw fail(n, "expected at most \(TraceReader.maximumTouches) touches down at once")
+                }
                 phase = .began
                 down[id] = location
             case "move":
@@ -132,9 +174,8 @@ struct JSONLTraceParser {
                 down[id] = nil
             }
             let change = TouchChange(id: id, phase: phase, location: location)
-            if var f = frame, f.timestamp == t {
-                f.changes.append(change)
-                frame = f
+            if frame?.timestamp == t {
+                frame!.changes.append(change)  // in place: a copy per line would be quadratic
             } else {
                 closeFrame()
                 frame = TouchFrame(timestamp: t, changes: [change])
@@ -142,11 +183,11 @@ struct JSONLTraceParser {
         case "shake":
             try obj.checkKeys(allowed, type: type)
             closeFrame()
-            events.append(.shake(timestamp: t))
+            emit(.shake(timestamp: t))
         case "wait":
             try obj.checkKeys(allowed, type: type)
             closeFrame()
-            events.append(.wait(timestamp: t))
+            emit(.wait(timestamp: t))
         case "set":
             try parseSet(obj, at: t)
         default:  // pinch
@@ -163,7 +204,7 @@ struct JSONLTraceParser {
             let angle = obj["angle"] != nil ? try obj.number("angle") : 0
             try obj.checkKeys(allowed, type: type)
             closeFrame()
-            events.append(
+            emit(
                 .touchpadPinch(
                     TouchpadPinch(
                         timestamp: t, phase: phase, location: pinchLocation, scale: pinchScale, angleDelta: angle)))
@@ -182,15 +223,16 @@ struct JSONLTraceParser {
             switch m.key {
             case "isEnabled", "cancelsTouchesInView":
                 guard case .bool(let b) = m.value.kind else {
-                    throw obj.fail("expected \(jsonQuote(m.key)) to be true or false")
+                    throw obj.fail("expected \(MessageText.quoted(m.key)) to be true or false")
                 }
                 settings.append(m.key == "isEnabled" ? .isEnabled(b) : .cancelsTouchesInView(b))
             case "translation":
                 guard case .array(let items) = m.value.kind, items.count == 2,
                     case .number(let dx, _) = items[0].kind, case .number(let dy, _) = items[1].kind,
-                    dx.isFinite, dy.isFinite
+                    dx.magnitude <= TraceReader.maximumMagnitude, dy.magnitude <= TraceReader.maximumMagnitude
                 else {
-                    throw obj.fail("expected \"translation\" to be [dx, dy] (two finite numbers, window points)")
+                    throw obj.fail(
+                        "expected \"translation\" to be [dx, dy] (two finite numbers within ±1000000, window points)")
                 }
                 settings.append(.translation(Vector(dx: dx, dy: dy)))
             case "scale":
@@ -198,7 +240,8 @@ struct JSONLTraceParser {
             case "rotation":
                 settings.append(.rotation(try obj.number("rotation")))
             default:
-                throw obj.fail("unexpected key \(jsonQuote(m.key)) in a \"set\" line (expected \(Self.settingList))")
+                throw obj.fail(
+                    "unexpected key \(MessageText.quoted(m.key)) in a \"set\" line (expected \(Self.settingList))")
             }
         }
         if settings.isEmpty {
@@ -207,7 +250,7 @@ struct JSONLTraceParser {
         closeFrame()
         actions.append(
             TraceAction(
-                timestamp: t, recognizer: name, settings: settings, position: events.count, file: file,
+                timestamp: t, recognizer: name, settings: settings, position: eventCount, file: file,
                 line: obj.line))
     }
 
@@ -225,29 +268,41 @@ struct JSONLTraceParser {
         func fail(_ message: String) -> TraceError { TraceError(file: file, line: line, message: message) }
 
         func number(_ key: String) throws(TraceError) -> Double {
-            guard let v = self[key] else { throw fail("missing \(jsonQuote(key))") }
-            guard case .number(let d, _) = v.kind else { throw fail("expected \(jsonQuote(key)) to be a number") }
-            guard d.isFinite else { throw fail("expected \(jsonQuote(key)) to be a finite number") }
+            guard let v = self[key] else { throw fail("missing \(MessageText.quoted(key))") }
+            guard case .number(let d, _) = v.kind else {
+                throw fail("expected \(MessageText.quoted(key)) to be a number")
+            }
+            guard d.isFinite else { throw fail("expected \(MessageText.quoted(key)) to be a finite number") }
+            let limit = key == "t" ? TraceReader.maximumTime : TraceReader.maximumMagnitude
+            guard d.magnitude <= limit else {
+                throw fail(
+                    "expected \(MessageText.quoted(key)) to be a number within ±\(Int(limit)), got \(v.described)")
+            }
             return d
         }
 
         func positive(_ key: String) throws(TraceError) -> Double {
-            guard let v = self[key] else { throw fail("missing \(jsonQuote(key))") }
+            guard let v = self[key] else { throw fail("missing \(MessageText.quoted(key))") }
             guard case .number(let d, _) = v.kind, d.isFinite, d > 0 else {
-                throw fail("expected \(jsonQuote(key)) to be a positive number")
+                throw fail("expected \(MessageText.quoted(key)) to be a positive number")
+            }
+            guard d <= TraceReader.maximumMagnitude else {
+                throw fail("expected \(MessageText.quoted(key)) to be at most 1000000, got \(v.described)")
             }
             return d
         }
 
         func integer(_ key: String) throws(TraceError) -> Int {
-            guard let v = self[key] else { throw fail("missing \(jsonQuote(key))") }
-            guard case .number(_, let i?) = v.kind else { throw fail("expected \(jsonQuote(key)) to be an integer") }
+            guard let v = self[key] else { throw fail("missing \(MessageText.quoted(key))") }
+            guard case .number(_, let i?) = v.kind else {
+                throw fail("expected \(MessageText.quoted(key)) to be an integer")
+            }
             return i
         }
 
         func checkKeys(_ allowed: [String], type: String) throws(TraceError) {
             for m in members where !allowed.contains(m.key) {
-                throw fail("unexpected key \(jsonQuote(m.key)) in a \(jsonQuote(type)) line")
+                throw fail("unexpected key \(MessageText.quoted(m.key)) in a \(MessageText.quoted(type)) line")
             }
         }
     }

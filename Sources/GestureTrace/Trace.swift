@@ -16,7 +16,7 @@ public struct TraceError: Error, CustomStringConvertible, Equatable, Sendable {
     }
 
     public var description: String {
-        line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)"
+        MessageText.line(line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)")
     }
 }
 

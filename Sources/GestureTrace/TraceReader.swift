@@ -125,6 +125,12 @@ public enum TraceReader {
     /// (and the ICU it loads) would cost the app several MiB of memory and milliseconds of
     /// start-up for two file operations.
     static func readText(_ path: String) throws(TraceError) -> String {
+        String(decoding: try readBytes(path), as: UTF8.self)
+    }
+
+    /// The bytes of a file, gunzipped when it is gzip, each line checked against
+    /// ``maximumLineBytes``.
+    static func readBytes(_ path: String) throws(TraceError) -> [UInt8] {
         var info = stat()
         guard stat(path, &info) == 0 else { throw TraceError(file: path, line: 0, message: "no such file") }
         guard (info.st_mode & S_IFMT) != S_IFDIR else {
@@ -138,8 +144,25 @@ public enum TraceReader {
             }
         }
         try checkLineLengths(bytes, file: path)
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
+
+    /// The largest magnitude of a JSON Lines trace's coordinates, sizes, scales, angles and
+    /// translations: 1 000 000 (window points, degrees, radians). A line beyond it is refused
+    /// (`t.jsonl:3: expected "x" to be a number within ±1000000, got 1e+308`): finite but extreme
+    /// values would overflow to infinities in distances and scales, and the event log would
+    /// carry `null`. Evemu and getevent positions are clamped into the viewport instead.
+    public static let maximumMagnitude = 1_000_000.0
+
+    /// The most touches a trace may hold down at once, in every format: 256 (a hand has five
+    /// fingers; the largest touch tables track a few dozen). Beyond it the line that would put
+    /// one more down is refused: thousands of touches held together would make the
+    /// recognizers' per-touch work quadratic (every lift sweeps every touch of the recognizers
+    /// that saw it), and a protocol-A frame pairs each contact with each of the last frame's.
+    public static let maximumTouches = 256
+
+    /// The latest time a JSON Lines trace may give: 10⁹ s (about 31 years).
+    public static let maximumTime = 1_000_000_000.0
 
     /// The longest line a trace may have: 4 MiB (an event is a few hundred bytes; a 2 MB JSON
     /// object still parses, and is then refused for what it is).
@@ -172,41 +195,62 @@ public enum TraceReader {
     /// Beyond it the file is refused with one line, before memory runs out.
     public static let maximumBytes = 256 << 20
 
+    /// The most bytes a playground spec may hold: 8 MiB (30k recognizers in a chain take 2 MB).
+    /// A spec is parsed whole into a tree of values about 25 times its size (4 MB of `[0,0,…]`
+    /// peaked at 110 MB), so it gets a lower limit than a trace, which streams.
+    public static let maximumSpecBytes = 8 << 20
+
     /// The whole content of a regular file of at most ``maximumBytes``. A FIFO, a device or a
     /// socket is refused without blocking (it is opened non-blocking and checked first): such an
     /// input could stall the reader or never end.
-    public static func readFile(_ path: String) throws(TraceError) -> [UInt8] {
+    /// `limit` lowers the size limit (a playground spec's is ``maximumSpecBytes``).
+    public static func readFile(_ path: String, limit: Int = maximumBytes) throws(TraceError) -> [UInt8] {
+        let (fd, size) = try openRegularFile(path, limit: limit)
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(size)
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = try readChunk(fd, into: &chunk, path: path)
+            if n == 0 { return bytes }
+            guard bytes.count + n <= limit else {
+                throw TraceError(file: path, line: 0, message: "expected a file of at most \(limit >> 20) MiB")
+            }
+            bytes.append(contentsOf: chunk[0..<n])
+        }
+    }
+
+    /// Opens a regular file of at most ``maximumBytes`` for reading (see ``readFile(_:)``):
+    /// its descriptor, for the caller to close, and its size.
+    static func openRegularFile(_ path: String, limit: Int = maximumBytes) throws(TraceError) -> (Int32, Int) {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else {
             throw TraceError(file: path, line: 0, message: errno == ENOENT ? "no such file" : "cannot read the file")
         }
-        defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw TraceError(file: path, line: 0, message: "cannot read the file") }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            let what =
+        var failure: String?
+        if fstat(fd, &info) != 0 {
+            failure = "cannot read the file"
+        } else if (info.st_mode & S_IFMT) != S_IFREG {
+            failure =
                 (info.st_mode & S_IFMT) == S_IFDIR
                 ? "is a directory" : "expected a regular file (not a FIFO, device or socket)"
-            throw TraceError(file: path, line: 0, message: what)
+        } else if Int(info.st_size) > limit {
+            failure = "expected a file of at most \(limit >> 20) MiB, got \(Int(info.st_size) >> 20) MiB"
         }
-        guard Int(info.st_size) <= maximumBytes else {
-            throw TraceError(
-                file: path, line: 0, message: "expected a file of at most 256 MiB, got \(Int(info.st_size) >> 20) MiB")
+        if let failure {
+            close(fd)
+            throw TraceError(file: path, line: 0, message: failure)
         }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(Int(info.st_size))
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        return (fd, Int(info.st_size))
+    }
+
+    /// One `read` into `chunk` (EINTR retried): the number of bytes, 0 at the end.
+    static func readChunk(_ fd: Int32, into chunk: inout [UInt8], path: String) throws(TraceError) -> Int {
         while true {
             let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw TraceError(file: path, line: 0, message: "cannot read the file")
-            }
-            if n == 0 { return bytes }
-            guard bytes.count + n <= maximumBytes else {
-                throw TraceError(file: path, line: 0, message: "expected a file of at most 256 MiB")
-            }
-            bytes.append(contentsOf: chunk[0..<n])
+            if n >= 0 { return n }
+            if errno != EINTR { throw TraceError(file: path, line: 0, message: "cannot read the file") }
         }
     }
 

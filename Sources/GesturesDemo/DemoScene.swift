@@ -199,6 +199,7 @@ public final class DemoScene: ShellScene {
         self.swipes = swipes
         edgePan.edges = .left
         wire()
+        lastImageInRange = (imageView.transform, imageView.center, imageView.bounds.size)
     }
 
     private func wire() {
@@ -340,6 +341,7 @@ public final class DemoScene: ShellScene {
         imageView.frame = layout.image
         pinchBase = .identity
         rotationBase = .identity
+        lastImageInRange = (imageView.transform, imageView.center, imageView.bounds.size)
         needsDisplay = true
     }
 
@@ -384,12 +386,14 @@ public final class DemoScene: ShellScene {
         }
         // An image gesture in progress goes on from the image's new place and size.
         imageGestures.restartSession()
+        lastImageInRange = (imageView.transform, imageView.center, imageView.bounds.size)
         needsDisplay = true
         onLogLine?(new.line)
     }
 
     public func handle(_ event: InputEvent) {
         dispatcher.handle(event)
+        if needsDisplay { keepImageInRange() }
         trackImageSettle()
         // The last frame drew the touches: any touch input changes what is drawn.
         if touchesShown, case .touches = event { needsDisplay = true }
@@ -454,7 +458,32 @@ public final class DemoScene: ShellScene {
         }
         // A finger gesture on the image in progress goes on from where the key put the image.
         if command != .shake { imageGestures.restartSession() }
+        keepImageInRange()
         needsDisplay = true
+    }
+
+    /// The largest magnitude of the image's transform entries, centre and size: 10⁹. An input
+    /// that would carry the image beyond (ten thousand key presses of `+`, or a pinch between
+    /// touches that landed a hair apart and then spread, each accumulating on the last) leaves
+    /// it where the input before left it, so that its matrix — drawn, and printed in the final
+    /// line — stays finite. (UIKit would raise on a non-finite layer geometry.)
+    public static let maximumImageMagnitude = 1e9
+
+    @exclusivity(unchecked) private var lastImageInRange = (AffineTransform.identity, Point.zero, Size.zero)
+
+    private func keepImageInRange() {
+        let t = imageView.transform
+        let c = imageView.center
+        let size = imageView.bounds.size
+        let m = Self.maximumImageMagnitude
+        let v = SIMD8(t.a, t.b, t.c, t.d, t.tx, t.ty, c.x, c.y)
+        // (A NaN fails every comparison, so it is out of range too.)
+        if all((v .<= m) .& (v .>= -m)), size.width <= m, size.height <= m {
+            lastImageInRange = (t, c, size)
+        } else {
+            (imageView.transform, imageView.center, imageView.bounds.size) = lastImageInRange
+            imageGestures.restartSession()
+        }
     }
 
     /// Kiosk mode: the image back to its original frame and the label back to "Do something!".

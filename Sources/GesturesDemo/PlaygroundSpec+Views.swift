@@ -30,7 +30,8 @@ extension PlaygroundSpec {
                         throw cx.fail(v.line, "expected a view name other than \"root\" (the full-viewport root view)")
                     }
                     if let other = views.first(where: { $0.name == s }) {
-                        throw cx.fail(v.line, "duplicate view name \"\(s)\" (first used on line \(other.line))")
+                        throw cx.fail(
+                            v.line, "duplicate view name \(MessageText.quoted(s)) (first used on line \(other.line))")
                     }
                     name = s
                 case "frame":
@@ -42,10 +43,11 @@ extension PlaygroundSpec {
                         throw cx.fail(v.line, "expected \"parent\" to be a view's name, got \(v.described)")
                     }
                     guard s == "root" || views.contains(where: { $0.name == s }) else {
-                        let known = (["root"] + views.map(\.name)).joined(separator: ", ")
+                        let known = MessageText.list(["root"] + views.map(\.name))
                         throw cx.fail(
                             v.line,
-                            "\"parent\" names \"\(s)\", which is not a view listed before this one (known: \(known))")
+                            "\"parent\" names \(MessageText.quoted(s)), which is not a view listed before this one (known: \(known))"
+                        )
                     }
                     view.parent = s
                 case "userInteraction":
@@ -55,7 +57,8 @@ extension PlaygroundSpec {
                     view.userInteraction = b
                 default:
                     let allowed = viewKeys.joined(separator: ", ")
-                    throw cx.fail(m.line, "unknown key \"\(m.key)\" for a view (expected one of \(allowed))")
+                    throw cx.fail(
+                        m.line, "unknown key \(MessageText.quoted(m.key)) for a view (expected one of \(allowed))")
                 }
             }
             guard let name else { throw cx.fail(item.line, "expected a \"name\" in the view object") }
@@ -85,7 +88,7 @@ extension PlaygroundSpec {
             for m in members {
                 switch m.key {
                 case _ where !tests.contains(m.key):
-                    throw cx.fail(m.line, "unknown key \"\(m.key)\" in \"\(key)\" (\(expected))")
+                    throw cx.fail(m.line, "unknown key \(MessageText.quoted(m.key)) in \"\(key)\" (\(expected))")
                 case "minTouches", "maxTouches":
                     guard case .int(let n) = try knobValue(m.value, key: m.key, type: .positiveInt, cx) else {
                         continue

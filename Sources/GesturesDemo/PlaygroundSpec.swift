@@ -155,9 +155,10 @@ public struct PlaygroundSpec: Equatable, Sendable {
         self.views = views
     }
 
-    /// Reads a spec file. Errors name `path` as given.
+    /// Reads a spec file of at most 8 MiB (`TraceReader.maximumSpecBytes`).
+    /// Errors name `path` as given.
     public static func load(path: String) throws(SpecError) -> PlaygroundSpec {
-        let bytes = try TraceReader.readFile(path)
+        let bytes = try TraceReader.readFile(path, limit: TraceReader.maximumSpecBytes)
         return try parse(String(decoding: bytes, as: UTF8.self), file: path)
     }
 
@@ -181,7 +182,7 @@ public struct PlaygroundSpec: Equatable, Sendable {
             }
             for m in members where m.key != "views" && m.key != "recognizers" {
                 throw cx.fail(
-                    m.line, "unknown key \(jsonQuote(m.key)) in the spec object (expected views, recognizers)")
+                    m.line, "unknown key \(MessageText.quoted(m.key)) in the spec object (expected views, recognizers)")
             }
             if let v = members.first(where: { $0.key == "views" })?.value {
                 views = try parseViews(v, cx)
@@ -199,20 +200,29 @@ public struct PlaygroundSpec: Equatable, Sendable {
         }
         var specs: [RecognizerSpec] = []
         var references: [Reference] = []
+        var known: [String: Int] = [:]
+        let viewNames = Set(views.map(\.name))
         for item in items {
-            specs.append(try parseRecognizer(item, views: views, known: specs, references: &references, cx))
+            let spec = try parseRecognizer(
+                item, views: views, viewNames: viewNames, known: known, owner: specs.count, references: &references, cx)
+            if known[spec.name] == nil { known[spec.name] = spec.line }
+            specs.append(spec)
         }
         try checkReferences(references, specs, cx)
         try checkCycles(references, specs, cx)
         // Recognizers with the same frame share one subview: their transforms must agree.
-        for (i, s) in specs.enumerated() {
+        var firstTransform: [Rect: RecognizerSpec] = [:]  // per frame, the first recognizer with a transform
+        for s in specs {
             guard let f = s.frame, let t = s.transform else { continue }
-            for o in specs[..<i] where o.frame == f {
+            if let o = firstTransform[f] {
                 if let ot = o.transform, ot != t {
                     throw cx.fail(
                         s.line,
-                        "\"transform\" differs from that of \"\(o.name)\" (line \(o.line)), which has the same frame")
+                        "\"transform\" differs from that of \(MessageText.quoted(o.name)) (line \(o.line)), which has the same frame"
+                    )
                 }
+            } else {
+                firstTransform[f] = s
             }
         }
         return PlaygroundSpec(recognizers: specs, views: views)
@@ -233,15 +243,17 @@ public struct PlaygroundSpec: Equatable, Sendable {
     private static func checkReferences(
         _ references: [Reference], _ specs: [RecognizerSpec], _ cx: SpecContext
     ) throws(SpecError) {
+        let names = Set(specs.map(\.name))
         for ref in references {
             if ref.name == specs[ref.owner].name {
-                throw cx.fail(ref.line, "\"\(ref.key)\" names \"\(ref.name)\", the recognizer itself")
+                throw cx.fail(ref.line, "\"\(ref.key)\" names \(MessageText.quoted(ref.name)), the recognizer itself")
             }
-            guard specs.contains(where: { $0.name == ref.name }) else {
-                let known = specs.map(\.name).joined(separator: ", ")
+            guard names.contains(ref.name) else {
+                let known = MessageText.list(specs.map(\.name))
                 throw cx.fail(
                     ref.line,
-                    "\"\(ref.key)\" names \"\(ref.name)\", which is not a recognizer of this spec (known: \(known))")
+                    "\"\(ref.key)\" names \(MessageText.quoted(ref.name)), which is not a recognizer of this spec (known: \(known))"
+                )
             }
         }
     }
@@ -263,23 +275,38 @@ public struct PlaygroundSpec: Equatable, Sendable {
             default: continue
             }
         }
+        // An iterative depth-first search (a chain of 30k requirements would overflow the stack
+        // of a recursive one): `stack` holds the path with the next edge to try at each node,
+        // `position` where a node sits on it (a lookup, not a scan of the path).
         var done = [Bool](repeating: false, count: specs.count)
-        var stack: [Int] = []
-        func visit(_ u: Int) -> (cycle: [Int], ref: Reference)? {
-            stack.append(u)
-            for (v, ref) in edges[u] {
-                if let k = stack.firstIndex(of: v) { return (Array(stack[k...]) + [v], ref) }
-                if !done[v], let found = visit(v) { return found }
+        var position = [Int?](repeating: nil, count: specs.count)
+        func visit(_ root: Int) -> (cycle: [Int], ref: Reference)? {
+            var stack: [(node: Int, edge: Int)] = [(root, 0)]
+            position[root] = 0
+            while let (u, e) = stack.last {
+                guard e < edges[u].count else {
+                    stack.removeLast()
+                    position[u] = nil
+                    done[u] = true
+                    continue
+                }
+                stack[stack.count - 1].edge += 1
+                let (v, ref) = edges[u][e]
+                if let k = position[v] { return (stack[k...].map(\.node) + [v], ref) }
+                if !done[v] {
+                    position[v] = stack.count
+                    stack.append((v, 0))
+                }
             }
-            stack.removeLast()
-            done[u] = true
             return nil
         }
         for u in specs.indices where !done[u] {
             guard let (cycle, ref) = visit(u) else { continue }
-            let path = cycle.map { specs[$0].name }.joined(separator: " → ")
+            let path = cycle.map { MessageText.bare(specs[$0].name) }.joined(separator: " → ")
             throw cx.fail(
-                ref.line, "\"\(ref.key)\" names \"\(ref.name)\", which closes a cycle of failure requirements: \(path)")
+                ref.line,
+                "\"\(ref.key)\" names \(MessageText.quoted(ref.name)), which closes a cycle of failure requirements: \(path)"
+            )
         }
     }
 }

@@ -41,8 +41,8 @@ public func bind(_ actions: [TraceAction], to scene: any ReplayScene) throws(Tra
     var bound: [BoundAction] = []
     for a in actions {
         guard let r = recognizers.first(where: { $0.name == a.recognizer }) else {
-            let names = recognizers.map(\.name).joined(separator: ", ")
-            throw a.error("unknown recognizer \(jsonQuote(a.recognizer)) (expected one of \(names))")
+            let names = MessageText.list(recognizers.map(\.name))
+            throw a.error("unknown recognizer \(MessageText.quoted(a.recognizer)) (expected one of \(names))")
         }
         for s in a.settings {
             let fits: Bool
@@ -61,7 +61,7 @@ public func bind(_ actions: [TraceAction], to scene: any ReplayScene) throws(Tra
             }
             if !fits {
                 throw a.error(
-                    "expected \(needed) recognizer for \(jsonQuote(s.key)), got \(jsonQuote(r.name)) (a \(r.kind.rawValue))"
+                    "expected \(needed) recognizer for \(jsonQuote(s.key)), got \(MessageText.quoted(r.name)) (a \(r.kind.rawValue))"
                 )
             }
         }
@@ -81,8 +81,27 @@ public func bind(_ actions: [TraceAction], to scene: any ReplayScene) throws(Tra
 /// the next change reports from the new base).
 @MainActor
 public func replay(_ events: [InputEvent], actions: [BoundAction] = [], through scene: any ReplayScene) {
+    replay(each: { body in events.forEach(body) }, actions: actions, through: scene)
+}
+
+/// Replays a streamed trace (``TraceStream``): as ``replay(_:actions:through:)``, each event
+/// handed to the scene as soon as it is read, none kept. Returns nil, or the error of a file
+/// that changed on disk since it was checked (the replay stopped at the bad line).
+@MainActor
+@discardableResult
+public func replay(_ stream: TraceStream, actions: [BoundAction] = [], through scene: any ReplayScene) -> TraceError? {
+    var failure: TraceError?
+    replay(each: { body in failure = stream.forEachEvent(body) }, actions: actions, through: scene)
+    return failure
+}
+
+@MainActor
+private func replay(
+    each: ((InputEvent) -> Void) -> Void, actions: [BoundAction], through scene: any ReplayScene
+) {
     var last = 0.0
     var k = 0
+    var i = 0
     func applyActions(upTo position: Int) {
         while k < actions.count && actions[k].action.position <= position {
             apply(actions[k], in: scene)
@@ -90,10 +109,11 @@ public func replay(_ events: [InputEvent], actions: [BoundAction] = [], through 
             k += 1
         }
     }
-    for (i, e) in events.enumerated() {
+    each { e in
         applyActions(upTo: i)
         scene.handle(e)
         if e.timestamp.isFinite { last = max(last, e.timestamp) }
+        i += 1
     }
     applyActions(upTo: Int.max)
     scene.advance(to: last + 1)

@@ -30,8 +30,17 @@ struct Gestures: ParsableCommand {
     /// (scripts/make-man splits this line at the semicolons).
     static let exitStatuses: [(status: Int32, meaning: String)] = [
         (0, "success (the window was closed, the replay or layout was printed)"),
-        (1, "runtime failure (no display, a lost X connection, an output that cannot be written)"),
-        (2, "bad usage or bad input (one line on standard error names the file, the line and what is wrong)"),
+        (
+            1,
+            "runtime failure (no display, a lost X connection, standard output or the --log-events or --record "
+                + "file failing: a closed pipe, a full disk, the file size limit, with one line on standard error "
+                + "and a regular file cut back to its last whole line)"
+        ),
+        (
+            2,
+            "bad usage or bad input (one line on standard error names the file, the line and what is wrong, "
+                + "with input quoted in it escaped and cut at 80 characters)"
+        ),
     ]
 
     static var exitStatusLine: String {

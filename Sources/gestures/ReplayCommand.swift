@@ -12,8 +12,10 @@ struct ReplayCommand: ParsableCommand {
         discussion: """
             Prints the event log as JSON Lines, one line per recognizer transition, flushed as it \
             happens: the demo scene's layout line first and its final line last. Everything is \
-            checked before anything is replayed: a bad trace, spec or option prints one line on \
-            stderr and exits with status 2.
+            checked before anything is replayed (--png included): a bad trace, spec or option prints \
+            one line on stderr and exits with status 2. Input files are regular files of at most \
+            256 MiB (gzip: decompressed; a spec 8 MiB), lines of at most 4 MiB, at most 256 touches \
+            down at once, JSON Lines numbers between -1000000 and 1000000 and times up to 10^9 s.
             """)
 
     @Argument(help: "A JSON Lines trace or an evemu recording (optionally gzipped).")
@@ -60,6 +62,7 @@ struct ReplayCommand: ParsableCommand {
     func run() throws {
         // Validate everything before replaying anything.
         let size = try parseSizeOption(size)
+        if let png { try checkOutputPath(png, option: "--png") }
         var spec: PlaygroundSpec?
         if let recognizers {
             do {
@@ -68,9 +71,10 @@ struct ReplayCommand: ParsableCommand {
                 throw CommandFailure.usage(error.description)
             }
         }
-        let loaded: Trace
+        // Streamed: a JSON Lines trace is checked whole here, then read again as it plays.
+        let loaded: TraceStream
         do {
-            loaded = try TraceReader.read(path: trace, size: size, device: device)
+            loaded = try TraceReader.stream(path: trace, size: size, device: device)
         } catch {
             throw CommandFailure.usage(error.description)
         }
@@ -95,7 +99,9 @@ struct ReplayCommand: ParsableCommand {
                 return CommandFailure.usage(String(describing: error))
             }
             scene.onLogLine = { writeLine($0) }
-            replay(loaded.events, actions: actions, through: scene)
+            if let changed = replay(loaded, actions: actions, through: scene) {
+                return CommandFailure.runtime(changed.description + " (the file changed while it was replayed)")
+            }
             if let pngPath {
                 do {
                     try scene.renderPNG(to: pngPath)

@@ -88,15 +88,15 @@ struct TraceSetLineTests {
         ),
         (
             #"{"type":"set","t":0,"recognizer":"pan","translation":[1]}"#,
-            #"t.jsonl:1: expected "translation" to be [dx, dy] (two finite numbers, window points)"#
+            #"t.jsonl:1: expected "translation" to be [dx, dy] (two finite numbers within ±1000000, window points)"#
         ),
         (
             #"{"type":"set","t":0,"recognizer":"pan","translation":{"dx":1,"dy":2}}"#,
-            #"t.jsonl:1: expected "translation" to be [dx, dy] (two finite numbers, window points)"#
+            #"t.jsonl:1: expected "translation" to be [dx, dy] (two finite numbers within ±1000000, window points)"#
         ),
         (
             #"{"type":"set","t":0,"recognizer":"pan","translation":[1,1e999]}"#,
-            #"t.jsonl:1: expected "translation" to be [dx, dy] (two finite numbers, window points)"#
+            #"t.jsonl:1: expected "translation" to be [dx, dy] (two finite numbers within ±1000000, window points)"#
         ),
         (#"{"type":"set","t":0,"recognizer":"pinch","scale":"2"}"#, #"t.jsonl:1: expected "scale" to be a number"#),
         (

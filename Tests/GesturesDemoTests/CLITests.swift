@@ -323,11 +323,23 @@ struct CLITests {
         #expect(r.stderr.hasPrefix("gestures: /nonexistent/t.jsonl: ") && r.stderr.split(separator: "\n").count == 1)
     }
 
-    @Test func unwritablePNGIsARuntimeFailure() throws {
-        let r = try CLI.run(["replay", write("ok2.jsonl", Self.tapTrace), "--png", "/nonexistent/dir/x.png"])
-        #expect(r.status == 1)
-        #expect(r.lines.count == 4)  // the log was printed
-        #expect(r.stderr.hasPrefix("gestures: /nonexistent/dir/x.png: cannot write the PNG"))
+    /// A `--png` that cannot be written is found before the replay (issue 11), not after it.
+    @Test(
+        "An unwritable --png: usage error before anything is replayed",
+        arguments: [
+            ("/nonexistent/dir/x.png", "no such folder /nonexistent/dir"),
+            ("@file/x.png", "no such folder @file"),
+            ("@dir", "is a folder"),
+        ])
+    func unwritablePNGIsRefusedBeforeReplaying(path: String, why: String) throws {
+        let trace = write("ok2.jsonl", Self.tapTrace)
+        let file = write("not-a-folder", "x")
+        let path = path.replacingOccurrences(of: "@file", with: file).replacingOccurrences(of: "@dir", with: scratch)
+        let why = why.replacingOccurrences(of: "@file", with: file)
+        let r = try CLI.run(["replay", trace, "--png", path])
+        #expect(r.status == 2)
+        #expect(r.stdout == "")  // nothing was replayed
+        #expect(r.stderr == "gestures: --png: cannot write \(path): \(why)\n")
     }
 }
 

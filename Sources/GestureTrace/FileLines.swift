@@ -1,0 +1,60 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The lines of a plain regular file, read 64 KiB at a time: memory stays at one line (at most
+/// ``TraceReader/maximumLineBytes``) and one chunk, whatever the file's length. The file gets
+/// the checks of ``TraceReader/readFile(_:)`` (regular, at most ``TraceReader/maximumBytes``).
+/// Used by ``TraceStream`` for plain JSON Lines traces.
+final class FileLines {
+    let path: String
+    private let fd: Int32
+    private var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    private var count = 0
+    private var position = 0
+    private var total = 0
+    private var atEnd = false
+    /// The 1-based number of the line ``next()`` returned last.
+    private(set) var number = 0
+
+    init(path: String) throws(TraceError) {
+        self.path = path
+        (fd, _) = try TraceReader.openRegularFile(path)
+    }
+
+    deinit { close(fd) }
+
+    /// The next line without its `\n` (a `\r` before it is kept), or nil after the last one.
+    /// A file that does not end with a newline has its last line all the same; an empty file has
+    /// one empty line, as splitting the text would give.
+    func next() throws(TraceError) -> [UInt8]? {
+        if atEnd { return nil }
+        var line: [UInt8] = []
+        while true {
+            if position == count {
+                count = try TraceReader.readChunk(fd, into: &chunk, path: path)
+                position = 0
+                total += count
+                guard total <= TraceReader.maximumBytes else {
+                    throw TraceError(file: path, line: 0, message: "expected a file of at most 256 MiB")
+                }
+                if count == 0 {
+                    atEnd = true
+                    number += 1
+                    return line
+                }
+            }
+            let start = position
+            while position < count && chunk[position] != 0x0A { position += 1 }
+            guard line.count + (position - start) <= TraceReader.maximumLineBytes else {
+                throw TraceError(file: path, line: number + 1, message: "expected a line of at most 4 MiB")
+            }
+            line.append(contentsOf: chunk[start..<position])
+            if position < count {
+                position += 1  // the newline
+                number += 1
+                return line
+            }
+        }
+    }
+}

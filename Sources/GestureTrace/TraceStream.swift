@@ -1,0 +1,112 @@
+import GestureKit
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A trace file checked whole and then replayed as it is read again, so that a long JSON Lines
+/// trace is never held as events. A plain JSON Lines file is read from disk a chunk at a time in
+/// both passes: memory stays at one line (at most ``TraceReader/maximumLineBytes``) whatever
+/// the file's length. A gzipped one is held as its decompressed bytes (at most
+/// ``TraceReader/maximumBytes``). Made by ``TraceReader/stream(path:size:device:)``; `gestures
+/// replay` uses it.
+///
+/// Nothing is replayed from a file with an error (DESIGN.md §4.1): the first pass parses every
+/// line and keeps only the viewport and the `set` lines; ``forEachEvent(_:)`` parses the file
+/// again and hands each event over as soon as it is complete. Evemu and getevent recordings are
+/// read whole as before (their touches are rebuilt across frames) and their frames kept.
+public struct TraceStream: Sendable {
+    /// As ``Trace/viewport``.
+    public let viewport: Size
+    /// As ``Trace/viewportFromTrace``.
+    public let viewportFromTrace: Bool
+    /// As ``Trace/actions``.
+    public let actions: [TraceAction]
+
+    enum Storage: Sendable {
+        /// A checked JSON Lines file: its bytes and where the lines start (after a byte-order mark).
+        case jsonLines(bytes: [UInt8], start: Int, file: String)
+        /// A checked plain JSON Lines file, read again from disk.
+        case jsonLinesFile(path: String)
+        case events([InputEvent])
+    }
+    let storage: Storage
+
+    /// Every event, in order, as ``Trace/events`` would hold them. Returns nil, or the error
+    /// of a file read again from disk that changed since it was checked (the events before the
+    /// bad line were handed over).
+    @discardableResult
+    public func forEachEvent(_ body: (InputEvent) -> Void) -> TraceError? {
+        switch storage {
+        case .events(let events):
+            for e in events { body(e) }
+        case .jsonLinesFile(let path):
+            return withoutActuallyEscaping(body) { body -> TraceError? in
+                var parser = JSONLTraceParser(file: path)
+                parser.sink = body
+                do throws(TraceError) {
+                    try parser.parse(FileLines(path: path))
+                } catch {
+                    return error
+                }
+                return nil
+            }
+        case .jsonLines(let bytes, let start, let file):
+            withoutActuallyEscaping(body) { body in
+                var parser = JSONLTraceParser(file: file)
+                parser.sink = body
+                // The same bytes passed the check: they cannot fail now.
+                do { try parser.parse(bytes: bytes, from: start) } catch { preconditionFailure("\(error)") }
+            }
+        }
+        return nil
+    }
+}
+
+extension TraceReader {
+    /// Reads a trace file for a replay that streams it: the same checks and errors as
+    /// ``read(path:size:device:)``, but a JSON Lines trace's events are not kept (see
+    /// ``TraceStream``).
+    public static func stream(path: String, size: Size?, device: String?) throws(TraceError) -> TraceStream {
+        if try isPlainJSONLines(path) {
+            var parser = JSONLTraceParser(file: path)
+            parser.sink = { _ in }
+            try parser.parse(FileLines(path: path))
+            return TraceStream(
+                viewport: size ?? parser.viewport ?? Trace.defaultViewport,
+                viewportFromTrace: size == nil && parser.viewport != nil, actions: parser.actions,
+                storage: .jsonLinesFile(path: path))
+        }
+        let bytes = try readBytes(path)
+        let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        // JSON Lines: the first byte that is not white space opens an object.
+        let first = bytes[start...].first { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }
+        guard first == UInt8(ascii: "{") else {
+            let trace = try read(path: path, size: size, device: device)
+            return TraceStream(
+                viewport: trace.viewport, viewportFromTrace: trace.viewportFromTrace, actions: trace.actions,
+                storage: .events(trace.events))
+        }
+        var parser = JSONLTraceParser(file: path)
+        parser.sink = { _ in }
+        try parser.parse(bytes: bytes, from: start)
+        return TraceStream(
+            viewport: size ?? parser.viewport ?? Trace.defaultViewport,
+            viewportFromTrace: size == nil && parser.viewport != nil, actions: parser.actions,
+            storage: .jsonLines(bytes: bytes, start: start, file: path))
+    }
+
+    /// True when the file is not gzip and its first byte that is not white space (after a
+    /// byte-order mark), within its first 64 KiB, opens a JSON object.
+    static func isPlainJSONLines(_ path: String) throws(TraceError) -> Bool {
+        guard !path.hasSuffix(".gz") else { return false }
+        let (fd, _) = try openRegularFile(path)
+        defer { close(fd) }
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        let n = try readChunk(fd, into: &chunk, path: path)
+        let head = chunk[..<n]
+        let start = head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        let first = head.dropFirst(start).first { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }
+        return first == UInt8(ascii: "{")
+    }
+}
