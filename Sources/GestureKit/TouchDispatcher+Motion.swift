@@ -9,10 +9,11 @@ extension TouchDispatcher {
         e.timestamp = t
         if e.phase == .begin {
             for r in touchpadRecognizers where r.touchpadActive {
-                // A begin without an end: finish the previous gesture first.
+                // A begin without an end: finish the previous gesture first (a recognizer that
+                // already failed or was recognized in it has nothing to finish).
                 var end = e
                 end.phase = .cancel
-                r.touchpadPinch(end)
+                if r.acceptsInput { r.touchpadPinch(end) }
                 r.touchpadActive = false
             }
             touchpadRecognizers.removeAll()

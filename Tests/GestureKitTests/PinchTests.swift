@@ -281,6 +281,30 @@ import Testing
         #expect(h.log.lines == ["0.02 pinch failed (300,200) n=2 scale=1 v=0"])
     }
 
+    /// A touchpad pinch that begins again without an end cancels the one under way — but a
+    /// pinch that already failed in it (it requires another pinch to fail, and that one began)
+    /// stays failed: no second failed transition (the arena's debug assertion caught failed →
+    /// failed; found by FuzzTests' random streams).
+    @Test func touchpadPinchBeginAgainAfterFailing() {
+        let h = Harness()
+        let first = h.add(PinchGestureRecognizer(name: "first"))
+        let second = h.add(PinchGestureRecognizer(name: "second"))
+        second.require(toFail: first)
+        pad(h, 0, .begin)
+        pad(h, 0.01, .update, scale: 1.5)
+        pad(h, 0.02, .begin)
+        pad(h, 0.03, .end)
+        #expect(
+            h.log.lines == [
+                "0.01 first began (300,200) n=2 scale=1.5 v=0",
+                "0.01 second failed (300,200) n=2 scale=1 v=0",
+                "0.02 first cancelled (300,200) n=2 scale=1.5 v=0",
+                "0.03 first failed (300,200) n=2 scale=1 v=0",
+                "0.03 second failed (300,200) n=2 scale=1 v=0",
+            ])
+        #expect(first.state == .possible && second.state == .possible)
+    }
+
     @Test func touchpadPinchCancelCancels() {
         let h = Harness()
         h.add(PinchGestureRecognizer(name: "pinch"))
