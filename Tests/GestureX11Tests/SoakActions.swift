@@ -48,7 +48,7 @@ extension Monkey {
                 let grow = pinchFactor(1.1, 1.1) > 1
                 key = grow ? SoakKey.equal : SoakKey.minus
                 if grow && chance(0.3) { modifiers = [Keysym.shiftL] }  // plus
-                flower.scale *= grow ? 1.1 : 1 / 1.1
+                flower.scale(by: grow ? 1.1 : 1 / 1.1)
             } else if kind < 7 {
                 let clockwise = turn() > 0
                 key = clockwise ? SoakKey.bracketRight : SoakKey.bracketLeft
