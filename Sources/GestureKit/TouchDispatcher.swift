@@ -26,6 +26,11 @@ public final class TouchDispatcher {
     public let scheduler = Scheduler()
     /// Called for every state transition, in order, after the recognizer's actions ran.
     @exclusivity(unchecked) public var onTransition: ((GestureTransition) -> Void)?
+    /// Called when a recognizer fails, before its `failed` transition is reported (so what the
+    /// callback changes shows in that log line). UIKit has no such callback (an app observes
+    /// `state`, and failures fire no actions): this is how an app says why a gesture did not
+    /// happen ("Swipe faster"). Cheap: nothing is built for it.
+    @exclusivity(unchecked) public var onFailure: ((GestureRecognizer) -> Void)?
     /// The touches currently down.
     @exclusivity(unchecked) public private(set) var activeTouches: [Touch] = []
     /// Decides every state transition and who wins; its members are the recognizers taking part

@@ -36,6 +36,9 @@ import GestureTrace
 /// it on with UIScrollView's normal deceleration, and `u`/Backspace undoes the last gesture.
 /// These animations run on the scene's deadlines and are logged as `animation` lines.
 ///
+/// When every recognizer of a region fails for a stroke, the label says why ("Swipe faster",
+/// see `RegionHints.swift`); the tutorial's success strings are unchanged.
+///
 /// `imagePan`, `imagePinch` and `imageRotation` recognize simultaneously (the scene is their
 /// delegate); every other pair is exclusive. The root's `edgePan` receives every touch (UIKit
 /// delivers touches to the ancestors' recognizers too), so it logs a `failed` for touches that
@@ -183,6 +186,11 @@ public final class DemoScene: ShellScene {
     /// The image was double-tapped this input instant.
     @exclusivity(unchecked) var doubleTapPending = false
 
+    // Failure hints (RegionHints.swift): the strokes in the regions, and which region each
+    // touch went down in.
+    @exclusivity(unchecked) var regionStrokes: [ObjectIdentifier: RegionStroke] = [:]
+    @exclusivity(unchecked) var touchRegions: [Int: ObjectIdentifier] = [:]
+
     // Region gestures: the image transform when they began.
     @exclusivity(unchecked) private var pinchBase = AffineTransform.identity
     @exclusivity(unchecked) private var rotationBase = AffineTransform.identity
@@ -251,6 +259,7 @@ public final class DemoScene: ShellScene {
         imageView.addGestureRecognizer(imageDoubleTap)
         imageDoubleTap.addAction { [unowned self] _ in self.imageDoubleTapped() }
         imageGestures.onChange = { [unowned self] _ in self.keepImageInWindow() }
+        dispatcher.onFailure = { [unowned self] r in self.regionRecognizerFailed(r) }
         updateScaleLimits()
     }
 
@@ -439,6 +448,7 @@ public final class DemoScene: ShellScene {
 
     public func handle(_ event: InputEvent) {
         if animation != nil { interruptAnimation(for: event) }
+        if case .touches(let frame) = event { trackRegionStrokes(frame) }
         dispatcher.handle(event)
         if imageSessionOpen && !imageGestures.isInSession { imageSessionEnded() }
         if doubleTapPending { resetAnimated() }

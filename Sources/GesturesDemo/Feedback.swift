@@ -70,12 +70,18 @@ public enum Hint: String, Sendable {
     case swipeFaster = "Swipe faster"
     /// A drag in "Swipe Me!" that wandered off its axis or turned back.
     case swipeStraighter = "Swipe in a straight line"
+    /// A drag in "Swipe Me!" too short to be a swipe.
+    case swipeFurther = "Swipe further"
     /// A touch in "Tap Me!" that moved or was held too long.
     case tapQuicker = "Tap quickly without moving"
     /// One finger in "Pinch Me!".
     case pinchTwoFingers = "Pinch with two fingers"
     /// One finger in "Rotate Me!".
     case rotateTwoFingers = "Rotate with two fingers"
+    /// Two fingers in "Pinch Me!" whose distance did not change.
+    case pinchFurther = "Spread or pinch two fingers"
+    /// Two fingers in "Rotate Me!" that did not turn.
+    case rotateFurther = "Turn two fingers"
 }
 
 private func directionName(_ d: SwipeDirection) -> String {
