@@ -34,6 +34,9 @@ public final class TransformGestures {
     public let rotation: RotationGestureRecognizer
     /// Called after every change of the view's place (once per input instant).
     @exclusivity(unchecked) public var onChange: ((TransformGestures) -> Void)?
+    /// Called when the session ends (none of the three is active any more), after the last
+    /// ``onChange``: where an app starts a fling or a spring back.
+    @exclusivity(unchecked) public var onSessionEnd: ((TransformGestures) -> Void)?
     @exclusivity(unchecked) private var dirty = false
     /// The dispatcher this helper registered with (at its first action).
     @exclusivity(unchecked) private unowned(unsafe) var registeredWith: TouchDispatcher?
@@ -168,6 +171,7 @@ public final class TransformGestures {
         }
         if inSession && !pan.state.isActive && !pinch.state.isActive && !rotation.state.isActive {
             inSession = false
+            onSessionEnd?(self)
         }
     }
 

@@ -98,6 +98,17 @@ extension DemoScene {
 
     // MARK: Image gestures
 
+    /// After the dispatcher handled input or timers (and logged their transitions): the double
+    /// tap's reset and the region pinch's spring back start here, so their `animation` lines
+    /// follow the gesture's line.
+    func afterDispatch() {
+        if doubleTapPending { resetAnimated() }
+        if regionPinchEnded {
+            regionPinchEnded = false
+            bounceIfNeeded(about: imageView.center)
+        }
+    }
+
     /// Every action of the image's pan, pinch and rotation: the first to begin opens the session
     /// (one undo step).
     func imageGestureAction(_ r: GestureRecognizer) {

@@ -23,7 +23,7 @@ import GestureTrace
 /// | `pinch` | pinch | pinch region | "Pinched, Scale: …, Velocity: …"; scales the image about its centre |
 /// | `rotation` | rotation | rotate region | "Rotated, Radians: …, Velocity: …"; rotates the image about its centre |
 /// | `shake` | shake | root | "Shaking things up!"; the image goes back to its original frame |
-/// | `imagePan` | pan | image | "Panned, X: …, Y: …"; moves the image with the fingers |
+/// | `imagePan` | pan | image | "Panned, X: …, Y: …"; moves the image with the fingers, or the wheel / smooth scroll over it |
 /// | `imagePinch` | pinch | image | as `pinch`, about the fingers |
 /// | `imageRotation` | rotation | image | as `rotation`, about the fingers |
 /// | `imageLongPress` | long press | image | "Long pressed" |
@@ -259,6 +259,12 @@ public final class DemoScene: ShellScene {
         imageView.addGestureRecognizer(imageDoubleTap)
         imageDoubleTap.addAction { [unowned self] _ in self.imageDoubleTapped() }
         imageGestures.onChange = { [unowned self] _ in self.keepImageInWindow() }
+        imageGestures.onSessionEnd = { [unowned self] _ in
+            if self.imageSessionOpen { self.imageSessionEnded() }
+        }
+        // The wheel and a touchpad's smooth scroll pan the picture under the pointer
+        // (Ctrl+wheel zooms it: a scroll-zoom reaches the image pinch as a touchpad pinch).
+        imagePan.allowedScrollTypesMask = .all
         dispatcher.onFailure = { [unowned self] r in self.regionRecognizerFailed(r) }
         updateScaleLimits()
     }
@@ -450,13 +456,7 @@ public final class DemoScene: ShellScene {
         if animation != nil { interruptAnimation(for: event) }
         if case .touches(let frame) = event { trackRegionStrokes(frame) }
         dispatcher.handle(event)
-        if imageSessionOpen && !imageGestures.isInSession { imageSessionEnded() }
-        if doubleTapPending { resetAnimated() }
-        if regionPinchEnded {
-            // After the transition's log line: the spring back follows the `ended`.
-            regionPinchEnded = false
-            bounceIfNeeded(about: imageView.center)
-        }
+        afterDispatch()
         trackImageSettle()
         // The last frame drew the touches: any touch input changes what is drawn.
         if touchesShown, case .touches = event { needsDisplay = true }
@@ -464,6 +464,7 @@ public final class DemoScene: ShellScene {
 
     public func advance(to time: Double) {
         dispatcher.advance(to: time)
+        afterDispatch()
         stepAnimation(to: time)
         trackImageSettle()
         if let d = settleDeadline, time >= d {
