@@ -133,6 +133,13 @@ extension X11Shell {
             let t = eventTime(b.time)
             let p = point(Double(b.event_x), Double(b.event_y))
             let mods = UInt32(b.state)
+            if type == CoreEvent.buttonPress,
+                let scroll = ScrollButtons.input(button: Int(b.detail), modifiers: mods, at: p, time: t)
+            {
+                flushFrame()
+                feed(.scroll(scroll), real: true)
+                return
+            }
             if type == CoreEvent.buttonPress {
                 translator.pointerPressed(device: 0, button: Int(b.detail), at: p, modifiers: mods, into: &scratch)
             } else {
@@ -236,8 +243,18 @@ extension X11Shell {
                 apply(motion)
             }
         case .button(let pressed, let device, let button, let ex, let ey, let mods, let time, let flags):
-            if touchSelected && flags & XI2Decoder.pointerEmulated != 0 { return }
             let p = point(ex, ey)
+            // The wheel (and smooth scroll, which the server emulates as these buttons).
+            if (4...7).contains(button) {
+                if pressed,
+                    let s = ScrollButtons.input(button: Int(button), modifiers: mods, at: p, time: eventTime(time))
+                {
+                    flushFrame()
+                    feed(.scroll(s), real: true)
+                }
+                return
+            }
+            if touchSelected && flags & XI2Decoder.pointerEmulated != 0 { return }
             if pressed {
                 translator.pointerPressed(device: device, button: Int(button), at: p, modifiers: mods, into: &scratch)
             } else {
