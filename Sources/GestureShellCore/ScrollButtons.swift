@@ -10,9 +10,9 @@ import GestureKit
 /// - Ctrl makes it a scroll-zoom (``ScrollInput/zoom``): up zooms in, as in every browser and image
 ///   viewer. (Ctrl is also the default simulate modifier, which matters only at a button-1 press.)
 ///
-/// Smooth scroll arrives as these buttons too: the server emulates them from a touchpad's XI 2.1
-/// scroll valuators, flagged `XIPointerEmulated`, which the shell accepts for buttons 4–7.
-/// Reading the valuators themselves (finer steps, `continuous`) is not done yet.
+/// Smooth scroll (XI 2.1 scroll valuators) is read by the X shell itself (`continuous`); the
+/// buttons the server emulates from it (`XIPointerEmulated`) are then ignored, and taken only
+/// when no scroll valuator is known.
 public enum ScrollButtons {
     /// The scroll of a press of `button` with the X modifier mask `mods`, nil for other buttons.
     public static func input(button: Int, modifiers mods: UInt32, at location: Point, time: Double) -> ScrollInput? {

@@ -175,7 +175,13 @@ extension X11Shell {
         guard xiOpcode != 0, ge.extension == xiOpcode else { return }
         let bytes = UnsafeRawBufferPointer(start: event, count: XI2Decoder.xcbEventSize(event) ?? 0)
         switch XI2Decoder.decode(bytes, xiOpcode: xiOpcode) {
-        case .event(let e): handleXI2(e)
+        case .event(let e):
+            if case .motion(_, let ex, let ey, let mods, let time, let flags) = e, !scrollAxes.isEmpty,
+                flags & XI2Decoder.pointerEmulated == 0
+            {
+                scrollValuators(bytes, x: ex, y: ey, modifiers: mods, time: time)
+            }
+            handleXI2(e)
         case .ignored: break
         case .malformed(let why): reportMalformed(why)
         }
@@ -246,6 +252,8 @@ extension X11Shell {
             let p = point(ex, ey)
             // The wheel (and smooth scroll, which the server emulates as these buttons).
             if (4...7).contains(button) {
+                // Emulated from smooth scroll, which the valuators already gave.
+                if flags & XI2Decoder.pointerEmulated != 0 && !scrollAxes.isEmpty { return }
                 if pressed,
                     let s = ScrollButtons.input(button: Int(button), modifiers: mods, at: p, time: eventTime(time))
                 {
@@ -268,6 +276,7 @@ extension X11Shell {
                 repeated: flags & XI2Decoder.keyRepeat != 0, pointer: point(ex, ey), time: time)
         case .leave(_, _):
             if !translator.hasActiveFingers { translator.hover = nil }
+            forgetScrollBaselines()
         case .pinch(let phase, let cancelled, _, let ex, let ey, let scaleValue, let angle, let time):
             motionSeen = true
             let p: TouchpadPhase =
@@ -295,6 +304,7 @@ extension X11Shell {
             addChanges(at: eventTime(time))
         case .hierarchy(let removed, let time):
             for device in removed { translator.deviceRemoved(device, into: &scratch) }
+            queryScrollAxes()
             // New masters need nothing: the window's selection is for all master devices.
             addChanges(at: eventTime(time))
         }

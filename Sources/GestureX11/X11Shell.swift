@@ -90,6 +90,8 @@ public final class X11Shell {
     var keySymbols: OpaquePointer?
     @exclusivity(unchecked) var xiOpcode: UInt8 = 0
     @exclusivity(unchecked) var touchSelected = false
+    /// XI 2.1 scroll valuators by slave device (X11Shell+Scroll.swift).
+    @exclusivity(unchecked) var scrollAxes: [Int32: ScrollAxes] = [:]
     var pixelSize = (width: 0, height: 0)
     @exclusivity(unchecked) var pendingPixelSize: (width: Int, height: Int)?
     var parentIsRoot = true
