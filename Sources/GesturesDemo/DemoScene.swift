@@ -1,3 +1,6 @@
+// Long (~600 lines): the scene is one class — its views, recognizers, actions, image model and
+// ShellScene conformance, whose stored state must live here; motion and failure hints are split
+// out (DemoScene+Motion.swift, RegionHints.swift, ImageMotion.swift).
 import GestureKit
 import GestureShellCore
 import GestureTrace
