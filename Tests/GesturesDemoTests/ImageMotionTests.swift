@@ -85,6 +85,18 @@ import Testing
             ])
     }
 
+    @Test("--classic: the region pinch scales the bounds, and springs back to a tenth of them")
+    func classicPinchSpringsBack() {
+        let (scene, log) = replayLog(Self.pinchToNothing, classic: true)
+        #expect(
+            log.suffix(3) == [
+                #"{"type":"animation","t":0.21,"animation":"bounce","state":"began","matrix":[1.0,0.0,0.0,1.0,498.788054,570.468054]}"#,
+                #"{"type":"animation","t":0.51,"animation":"bounce","state":"ended","matrix":[1.0,0.0,0.0,1.0,495.104,566.784]}"#,
+                #"{"type":"final","label":"Pinched, Scale: 0.05, Velocity: 0.00","image":{"matrix":[1.0,0.0,0.0,1.0,495.104,566.784],"bounds":[33.792,33.792]}}"#,
+            ])
+        #expect(abs(scene.imageScale - 0.1) < 1e-12)
+    }
+
     @Test("Dragged far to the left, the picture stops with its centre on the window's edge")
     func neverLostOffScreen() {
         let (_, log) = replayLog(stroke(start: 0, steps: 40, [lerp(Point(x: 512, y: 600), Point(x: -400, y: 600))]))
