@@ -12,6 +12,11 @@ public struct ScrollTypeMask: OptionSet, Hashable, Sendable {
     public static let continuous = ScrollTypeMask(rawValue: 1 << 1)
     public static let all: ScrollTypeMask = [.discrete, .continuous]
 
+    /// The mask of one type.
+    public init(_ type: ScrollType) {
+        self = type == .discrete ? .discrete : .continuous
+    }
+
     public func contains(_ type: ScrollType) -> Bool {
         contains(type == .discrete ? ScrollTypeMask.discrete : ScrollTypeMask.continuous)
     }

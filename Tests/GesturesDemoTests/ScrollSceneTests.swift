@@ -46,3 +46,30 @@ import Testing
             ])
     }
 }
+
+/// The playground takes scroll lines too: a pan's `allowedScrollTypesMask` knob.
+@Suite @MainActor struct PlaygroundScrollTests {
+    @Test("A pan with allowedScrollTypesMask [continuous] takes smooth scroll, not wheel clicks")
+    func knob() throws {
+        let spec = try PlaygroundSpec.parse(
+            #"[{"name":"smooth","kind":"pan","allowedScrollTypesMask":["continuous"]},{"name":"fingers","kind":"pan"}]"#,
+            file: "s.json")
+        #expect(spec.recognizers[0].knobs == [.init(name: "allowedScrollTypesMask", value: .scrollTypes(.continuous))])
+        let scene = PlaygroundScene(spec: spec, size: Size(width: 640, height: 480))
+        var log: [String] = []
+        scene.onLogLine = { log.append($0) }
+        replay(
+            [
+                ScrollSceneTests.scroll(0, 100, 100, 0, -40),
+                ScrollSceneTests.scroll(1, 100, 100, 2.5, 0, .continuous),
+            ], through: scene)
+        #expect(
+            log == [
+                #"{"type":"gesture","t":1.0,"recognizer":"smooth","kind":"pan","state":"began","x":100.0,"y":100.0,"touches":0,"translation":[2.5,0.0],"velocity":[0.0,0.0]}"#,
+                #"{"type":"gesture","t":1.15,"recognizer":"smooth","kind":"pan","state":"ended","x":100.0,"y":100.0,"touches":0,"translation":[2.5,0.0],"velocity":[0.0,0.0]}"#,
+            ])
+        #expect(throws: SpecError.self) {
+            try PlaygroundSpec.parse(#"[{"kind":"pan","allowedScrollTypesMask":["wheel"]}]"#, file: "s.json")
+        }
+    }
+}
