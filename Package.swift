@@ -22,15 +22,18 @@ let package = Package(
     targets: [
         // The shell's X: XCB only (one owner of the connection, one event queue).
         .systemLibrary(
-            name: "CXCB", path: "Sources/CXCB", pkgConfig: "xcb xcb-xinput xcb-shm xcb-randr xcb-keysyms",
+            name: "CXCB", path: "Sources/CXCB",
+            pkgConfig: "xcb xcb-xinput xcb-shm xcb-randr xcb-keysyms xcb-screensaver",
             providers: [
                 .apt([
                     "libxcb1-dev", "libxcb-xinput-dev", "libxcb-shm0-dev", "libxcb-randr0-dev", "libxcb-keysyms1-dev",
+                    "libxcb-screensaver0-dev",
                 ])
             ]),
         // Xlib, XInput 2, XTest and DAMAGE for the tests' own client connections (never the shell's).
         .systemLibrary(
-            name: "CX11", path: "Sources/CX11", pkgConfig: "x11 x11-xcb xcb xcb-xinput xi xtst xdamage xfixes",
+            name: "CX11", path: "Sources/CX11",
+            pkgConfig: "x11 x11-xcb xcb xcb-xinput xcb-screensaver xi xtst xdamage xfixes",
             providers: [
                 .apt([
                     "libx11-dev", "libx11-xcb-dev", "libxcb-xinput-dev", "libxi-dev", "libxtst-dev", "libxdamage-dev",
@@ -43,6 +46,11 @@ let package = Package(
         .systemLibrary(
             name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
+        // JPEG pictures (`--image`): libjpeg-turbo's TurboJPEG, one small library (gdk-pixbuf would
+        // bring GLib, GObject and its loader modules to a start that has none of them).
+        .systemLibrary(
+            name: "CTurboJPEG", path: "Sources/CTurboJPEG", pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"])]),
         .target(
             name: "GestureKit",
             dependencies: [.product(name: "RealModule", package: "swift-numerics")]),
@@ -53,7 +61,7 @@ let package = Package(
         .target(name: "GestureX11", dependencies: ["GestureKit", "GestureShellCore", "CXCB", "CCairo"]),
         .target(
             name: "GesturesDemo",
-            dependencies: ["GestureKit", "GestureTrace", "GestureShellCore", "CCairo"]),
+            dependencies: ["GestureKit", "GestureTrace", "GestureShellCore", "CCairo", "CTurboJPEG"]),
         .executableTarget(
             name: "gestures",
             dependencies: [

@@ -15,5 +15,6 @@
 #include <X11/extensions/Xfixes.h>
 #include <xcb/xcb.h>
 #include <xcb/xinput.h>
+#include <xcb/screensaver.h>
 
 #endif

@@ -11,7 +11,20 @@
 #include <xcb/xinput.h>
 #include <xcb/shm.h>
 #include <xcb/randr.h>
+#include <xcb/present.h>
+#include <xcb/xinerama.h>
 #include <xcb/xcb_keysyms.h>
+#include <xcb/screensaver.h>
+
+/// The Xinerama extension's data (XCB's cached QueryExtension reply), or NULL.
+static inline const xcb_query_extension_reply_t *gestures_xinerama_extension(xcb_connection_t *c) {
+    return xcb_get_extension_data(c, &xcb_xinerama_id);
+}
+
+/// The Present extension's data (XCB's cached QueryExtension reply), or NULL.
+static inline const xcb_query_extension_reply_t *gestures_present_extension(xcb_connection_t *c) {
+    return xcb_get_extension_data(c, &xcb_present_id);
+}
 
 /// The XInput extension's data (XCB's cached QueryExtension reply), or NULL.
 static inline const xcb_query_extension_reply_t *gestures_xinput_extension(xcb_connection_t *c) {
@@ -26,6 +39,11 @@ static inline const xcb_query_extension_reply_t *gestures_shm_extension(xcb_conn
 /// The RANDR extension's data, or NULL.
 static inline const xcb_query_extension_reply_t *gestures_randr_extension(xcb_connection_t *c) {
     return xcb_get_extension_data(c, &xcb_randr_id);
+}
+
+/// The MIT-SCREEN-SAVER extension's data, or NULL.
+static inline const xcb_query_extension_reply_t *gestures_screensaver_extension(xcb_connection_t *c) {
+    return xcb_get_extension_data(c, &xcb_screensaver_id);
 }
 
 /// Selects XI2 events on `window` for `deviceid`: `mask` holds `words` 32-bit words. With

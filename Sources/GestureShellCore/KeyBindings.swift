@@ -26,6 +26,21 @@ public enum KeyAction: Hashable, Sendable {
 /// | `q`, Ctrl+Q, Escape | quit (ignored in kiosk mode) |
 /// | F11 | toggle fullscreen (ignored in kiosk mode) |
 public enum KeyBindings {
+    /// The bindings for people, in the order of the table above: what to press and what it does.
+    /// `gestures run --help` and the man page (generated from the help, scripts/make-man) list
+    /// exactly these, so a binding added to ``action(keysym:modifiers:kiosk:)`` is added here too.
+    public static let summary: [(keys: String, action: String)] = [
+        ("+, = or keypad +", "scale the flower up"),
+        ("- or keypad -", "scale the flower down"),
+        ("[ or {", "rotate counter-clockwise"),
+        ("] or }", "rotate clockwise"),
+        ("arrow keys", "move the flower 10 points"),
+        ("Ctrl+Z", "shake (the flower goes back)"),
+        ("u or Backspace", "undo the last gesture or key on the flower"),
+        ("F11", "toggle fullscreen (not in kiosk mode)"),
+        ("q, Ctrl+Q or Escape", "quit (not in kiosk mode)"),
+    ]
+
     /// The distance an arrow key moves the image, points.
     public static let moveStep = 10.0
 

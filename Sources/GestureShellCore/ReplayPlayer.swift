@@ -9,20 +9,37 @@ import GestureKit
 /// the playback still holds down (fingers, a touchpad pinch), so that real input can take over
 /// cleanly. The playback is over `tail` seconds after its last event (a trace replay advances
 /// the clock by 1 s after its last line, so pending timers fire).
+///
+/// Timed actions (a trace's `set` lines) play at their place among the events: action `k` is
+/// due at its own time, once every event before its `position` was played; ``next(at:notBefore:)``
+/// hands events and actions out in that order (``due(at:notBefore:)`` only events).
 @MainActor
 public final class ReplayPlayer {
+    /// Something due: an input event (retimed), or the action at an index of ``actions``.
+    public enum Item {
+        case event(InputEvent)
+        case action(Int)
+    }
+
     public let events: [InputEvent]
+    /// (position among the events, time from the start of the playback), in trace order.
+    public let actions: [(position: Int, timestamp: Double)]
     public let idOffset: Int
     public let tail: Double
     /// The shell time the playback started at.
     public private(set) var start: Double?
     private var index = 0
+    private var actionIndex = 0
     private var downIDs: [Int: Point] = [:]
     private var pinchLocation: Point?
     private var last = -Double.infinity
 
-    public init(events: [InputEvent], idOffset: Int = 1_000_000, tail: Double = 1) {
+    public init(
+        events: [InputEvent], actions: [(position: Int, timestamp: Double)] = [], idOffset: Int = 1_000_000,
+        tail: Double = 1
+    ) {
         self.events = events
+        self.actions = actions
         self.idOffset = idOffset
         self.tail = tail
     }
@@ -32,6 +49,7 @@ public final class ReplayPlayer {
         start = time
         isFinished = false
         index = 0
+        actionIndex = 0
         downIDs.removeAll()
         pinchLocation = nil
         last = -Double.infinity
@@ -46,29 +64,50 @@ public final class ReplayPlayer {
     /// The shell time of the next event, or of the end of the tail.
     public var nextDeadline: Double? {
         guard let start, !isFinished else { return nil }
+        if nextIsAction { return quantize(start + actions[actionIndex].timestamp) }
         if index < events.count { return quantize(start + events[index].timestamp) }
         return finishTime
+    }
+
+    /// Whether the next thing to play is an action (its place among the events is reached).
+    private var nextIsAction: Bool {
+        actionIndex < actions.count && actions[actionIndex].position <= index
     }
 
     /// When the playback is over: the last event's time plus the tail.
     public var finishTime: Double? {
         guard let start else { return nil }
-        return quantize(start + (events.last?.timestamp ?? 0) + tail)
+        let lastTime = max(events.last?.timestamp ?? 0, actions.last?.timestamp ?? 0)
+        return quantize(start + lastTime + tail)
+    }
+
+    /// The next event or action due at `now` (events retimed as in ``due(at:notBefore:)``), or
+    /// nil when nothing is; marks the playback finished once the tail has passed.
+    public func next(at now: Double, notBefore: Double) -> Item? {
+        guard let start, !isFinished else { return nil }
+        if nextIsAction {
+            guard quantize(start + actions[actionIndex].timestamp) <= now else { return nil }
+            actionIndex += 1
+            return .action(actionIndex - 1)
+        }
+        if index < events.count, quantize(start + events[index].timestamp) <= now {
+            let e = events[index]
+            index += 1
+            let t = max(quantize(start + e.timestamp), notBefore, last)
+            last = t
+            return .event(retimed(e, to: t))
+        }
+        if index == events.count, actionIndex == actions.count, let f = finishTime, now >= f { isFinished = true }
+        return nil
     }
 
     /// The events due at `now`, retimed to the shell clock (never earlier than `notBefore`) and
     /// with their touch ids moved; marks the playback finished once the tail has passed.
     public func due(at now: Double, notBefore: Double) -> [InputEvent] {
-        guard let start, !isFinished else { return [] }
         var out: [InputEvent] = []
-        while index < events.count, quantize(start + events[index].timestamp) <= now {
-            let e = events[index]
-            index += 1
-            let t = max(quantize(start + e.timestamp), notBefore, last)
-            last = t
-            out.append(retimed(e, to: t))
+        while let item = next(at: now, notBefore: notBefore) {
+            if case .event(let e) = item { out.append(e) }
         }
-        if index == events.count, let f = finishTime, now >= f { isFinished = true }
         return out
     }
 

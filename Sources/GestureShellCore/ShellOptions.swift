@@ -23,18 +23,39 @@ public struct ShellOptions: Sendable {
     public var useXInput2 = true
     /// A drag that draws nothing (every recognizer that saw its touches has failed, nothing to
     /// redraw) is read in batches: after such a wake-up the shell reads the X connection again
-    /// only this many seconds later (default: one 60 Hz frame). Such motion cannot change the
-    /// picture, and a wake-up per motion is most of its cost. Any frame to draw or any live
-    /// gesture reads at once. 0 never batches.
-    public var inputBatchInterval = 1.0 / 60
+    /// only this many seconds later (default 0.1 s). Such motion cannot change the picture, and
+    /// a wake-up per motion is most of its cost. Any press, release, key, expose or resize
+    /// (heard on a second, listen-only connection) ends the batch at once, as does any frame to
+    /// draw or any live gesture. Without XInput 2 the batch is at most one 60 Hz frame (a
+    /// press would wait for its end). 0 never batches.
+    public var inputBatchInterval = 0.1
     /// The most frames per second when the server reports no refresh rate (Xvfb): one frame per
     /// refresh interval otherwise (RandR).
     public var maximumFrameRate = 240.0
+    /// Pace frames by the Present extension's vertical blanks where there is a display with a
+    /// refresh rate (false: by a deadline of one refresh interval, as on Xvfb).
+    public var usePresent = true
     /// Present frames through MIT-SHM when the server offers it (false: PutImage only, as on a
     /// remote display — for tests of that path).
     public var useSHM = true
     /// The window title.
     public var title = "Gestures"
+    /// With `fullscreen` or `kiosk`: the monitor the window covers (nil: the whole X screen).
+    /// The window follows the monitor and the screen when they change (RandR notify events).
+    public var monitor: MonitorChoice?
+    /// Kiosk: let the screen saver and DPMS blank the screen (default: held off with
+    /// MIT-SCREEN-SAVER's suspend while the kiosk runs).
+    public var allowBlanking = false
+    /// Kiosk: hold the saver off with MIT-SCREEN-SAVER suspend when the server has 1.1 (false:
+    /// reset it periodically, as on a server without it — for tests of that path).
+    public var useSaverSuspend = true
+    /// Kiosk: seconds two fingers are held in opposite corners for the admin exit
+    /// (`CornerPress`; 0: off).
+    public var adminCornerHold = 5.0
+    /// Kiosk: the admin exit (nil: the default chord, no PIN).
+    public var adminExit: AdminExit?
+    /// The window's icon (`_NET_WM_ICON`); nil sets none.
+    public var icon: WindowIcon?
 
     public init() {}
 
@@ -46,11 +67,14 @@ public struct ShellOptions: Sendable {
 public enum ShellError: Error, CustomStringConvertible, Sendable {
     case cannotOpenDisplay(String)
     case cannotCreateWindow(String)
+    /// Bad input found only once connected (an unknown `--monitor`): exit status 2.
+    case badInput(String)
 
     public var description: String {
         switch self {
         case .cannotOpenDisplay(let name): "cannot open display \(name.isEmpty ? "(DISPLAY is not set)" : name)"
         case .cannotCreateWindow(let why): "cannot create the window: \(why)"
+        case .badInput(let why): why
         }
     }
 }
@@ -67,13 +91,27 @@ public struct ShellReady: Sendable {
     public var scale: Double
     /// The XInput version in use (e.g. 2.4), or 0 when only core events are used.
     public var xinputVersion: Double
+    /// The longest a dead drag is left unread, seconds (``ShellOptions/inputBatchInterval``, or
+    /// at most one 60 Hz frame when nothing can wake the loop earlier: no XInput 2).
+    public var inputBatchInterval: Double
+    /// How frames are paced: "present" (the Present extension's vertical blanks) or
+    /// "deadline" (one ``frameInterval`` apart).
+    public var pacing: String
+    /// One refresh interval, seconds.
+    public var frameInterval: Double
 
-    public init(time: Double, window: UInt, size: Size, scale: Double, xinputVersion: Double) {
+    public init(
+        time: Double, window: UInt, size: Size, scale: Double, xinputVersion: Double, inputBatchInterval: Double = 0,
+        pacing: String = "deadline", frameInterval: Double = 0
+    ) {
+        self.pacing = pacing
+        self.frameInterval = frameInterval
         self.time = time
         self.window = window
         self.size = size
         self.scale = scale
         self.xinputVersion = xinputVersion
+        self.inputBatchInterval = inputBatchInterval
     }
 }
 
@@ -93,10 +131,25 @@ public func scaleFromXResources(_ resources: String) -> Double? {
 }
 
 extension Substring {
-    fileprivate var trimmingSpaces: Substring {
+    /// Without leading spaces and tabs, and trailing spaces, tabs and CRs (X resources, the
+    /// kiosk configuration file).
+    package var trimmingSpaces: Substring {
         var s = self
         while let c = s.first, c == " " || c == "\t" { s.removeFirst() }
         while let c = s.last, c == " " || c == "\t" || c == "\r" { s.removeLast() }
         return s
     }
+}
+
+/// What the shell tells a kiosk's operator log (`X11Shell.onKioskEvent`).
+public enum ShellKioskEvent: Equatable, Sendable {
+    /// A close request refused (`WM_DELETE_WINDOW`, `_NET_CLOSE_WINDOW`).
+    case closeRefused(String)
+    /// The admin exit: the PIN asked for, refused, or the exit itself.
+    case admin(AdminExit.Outcome)
+    /// The window was placed on `monitor` (its index in the server's list; nil: the whole
+    /// screen), at start and after every monitor or screen change.
+    case placed(Monitor, index: Int?)
+    /// The chosen monitor is gone: the window covers the whole screen until it is back.
+    case monitorMissing(String)
 }

@@ -8,7 +8,8 @@
 /// `AF_UNIX` socket named by `$NOTIFY_SOCKET` (a leading `@` names an abstract socket).
 /// `READY=1` once the first frame is drawn; with `$WATCHDOG_USEC`, `WATCHDOG=1` from the loop
 /// every half period, so a loop that stops turning is restarted by systemd
-/// (`WatchdogSec=`). Without `$NOTIFY_SOCKET` nothing is sent.
+/// (`WatchdogSec=`); `RELOADING=1` … `READY=1` around a kiosk's SIGHUP reload; `STOPPING=1` when
+/// the loop ends. Without `$NOTIFY_SOCKET` nothing is sent.
 @MainActor
 final class WatchdogNotifier {
     private let fd: Int32
@@ -60,6 +61,19 @@ final class WatchdogNotifier {
         guard let due = nextPing, let interval, now >= due else { return }
         send("WATCHDOG=1")
         nextPing = now + interval
+    }
+
+    /// Sends `RELOADING=1` (with `MONOTONIC_USEC`, as `Type=notify-reload` wants) before a
+    /// reload; ``reloaded()`` after it.
+    func reloading() {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        send("RELOADING=1\nMONOTONIC_USEC=\(Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000)")
+    }
+
+    /// Sends `READY=1` after a reload.
+    func reloaded() {
+        send("READY=1")
     }
 
     /// Sends `STOPPING=1`.

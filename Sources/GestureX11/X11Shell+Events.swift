@@ -94,24 +94,30 @@ extension X11Shell {
             everExposed = true
         case CoreEvent.configureNotify:
             let c = core(event, as: xcb_configure_notify_event_t.self)
-            guard c.window == xid else { return }
+            if c.window == x.root && c.event == x.root { screenChanged() }
+            guard c.window == xid, c.event == xid else { return }
             pendingPixelSize = (Int(c.width), Int(c.height))
             let sent = event.pointee.response_type & CoreEvent.sendEventBit != 0
             if sent || parentIsRoot { windowMoved(x: Int32(c.x), y: Int32(c.y)) }
         case CoreEvent.reparentNotify:
-            parentIsRoot = core(event, as: xcb_reparent_notify_event_t.self).parent == x.root
+            let r = core(event, as: xcb_reparent_notify_event_t.self)
+            if r.window == xid { parentIsRoot = r.parent == x.root }
         case CoreEvent.destroyNotify:
             // Another client destroyed the window (xdotool windowclose, xkill of the window…).
-            if core(event, as: xcb_destroy_notify_event_t.self).window == xid {
-                windowDestroyed = true
-                quit(status: 0)
-            }
+            let d = core(event, as: xcb_destroy_notify_event_t.self)
+            if d.window == xid && d.event == xid { windowDestroyedByOther() }
         case CoreEvent.unmapNotify:
+            guard core(event, as: xcb_unmap_notify_event_t.self).event == xid else { return }
             flushFrame()
             translator.cancelAll(into: &scratch)
             addChanges(at: quantize(max(clock.now(), lastFed)))
             flushFrame()
         case CoreEvent.mapNotify:
+            guard core(event, as: xcb_map_notify_event_t.self).event == xid else { return }
+            if !mappedOnce {
+                mappedOnce = true
+                applyPlacement()
+            }
             if !hasWindowManager {
                 xcb_set_input_focus(x.raw, UInt8(XCB_INPUT_FOCUS_POINTER_ROOT.rawValue), xid, 0)
             }
@@ -124,10 +130,7 @@ extension X11Shell {
                 }
             }
         case CoreEvent.clientMessage:
-            let m = core(event, as: xcb_client_message_event_t.self)
-            if m.type == x.atom("WM_PROTOCOLS"), m.data.data32.0 == x.atom("WM_DELETE_WINDOW") {
-                quit(status: 0)
-            }
+            clientMessage(core(event, as: xcb_client_message_event_t.self))
         case CoreEvent.buttonPress, CoreEvent.buttonRelease:
             let b = core(event, as: xcb_button_press_event_t.self)
             let t = eventTime(b.time)
@@ -163,6 +166,8 @@ extension X11Shell {
                 time: k.time)
         case CoreEvent.leaveNotify:
             if !translator.hasActiveFingers { translator.hover = nil }
+        case _ where isRandREvent(type):
+            screenChanged()
         default:
             break
         }
@@ -172,6 +177,9 @@ extension X11Shell {
     /// malformed event is dropped with one warning line.
     private func handleGeneric(_ event: UnsafeMutablePointer<xcb_generic_event_t>) {
         let ge = core(event, as: xcb_ge_generic_event_t.self)
+        if pacer.presentOpcode != 0 && ge.extension == pacer.presentOpcode {
+            return pacer.handle(event, length: XI2Decoder.xcbEventSize(event) ?? 0)
+        }
         guard xiOpcode != 0, ge.extension == xiOpcode else { return }
         let bytes = UnsafeRawBufferPointer(start: event, count: XI2Decoder.xcbEventSize(event) ?? 0)
         switch XI2Decoder.decode(bytes, xiOpcode: xiOpcode) {
@@ -322,6 +330,11 @@ extension X11Shell {
             return
         }
         translator.updateModifiers(modifiers)
+        if options.kiosk,
+            adminKey(keysym: sym, pressed: pressed, modifiers: modifiers, repeated: repeated, at: eventTime(time))
+        {
+            return
+        }
         guard pressed, let action = KeyBindings.action(keysym: sym, modifiers: modifiers, kiosk: options.kiosk) else {
             if pressed { noteActivity() }
             return

@@ -1,12 +1,17 @@
 import GestureKit
 
-/// Timers: a replay's due events and the scene's deadlines (a kiosk's idle timers and tour are
+/// Timers: a replay's due events, the scene's deadlines and the loop's sleep (a kiosk's idle timers and tour are
 /// the scene's: see GesturesDemo's `KioskDirector`); activity reported to the scene.
 extension X11Shell {
     func runTimers(now: Double) {
         // A replay (--replay) and the kiosk tour: their due events, as if a person did them.
         if let player = replay, player.isPlaying {
-            for e in player.due(at: now, notBefore: lastFed) { feed(e, real: false) }
+            while let item = player.next(at: now, notBefore: lastFed) {
+                switch item {
+                case .event(let e): feed(e, real: false)
+                case .action(let k): onReplayAction?(k)
+                }
+            }
             if player.isFinished && !replayReported {
                 replayReported = true
                 onReplayFinished?()
@@ -21,6 +26,8 @@ extension X11Shell {
             lastFed = t
             guardCount += 1
         }
+        runAdminTimer(now: now)
+        resetSaverIfDue(now: now)
         // Fingers held down: someone is there (a kiosk's idle timers).
         if isReady && translator.hasActiveFingers { scene.noteActivity(at: max(now, lastFed)) }
     }
@@ -36,4 +43,25 @@ extension X11Shell {
         scene.noteActivity(at: max(clock.now(), lastFed))
     }
 
+    /// The longest a dead drag is left unread. Without a wake connection a press during a batch
+    /// waits for its end, so the batch is then one 60 Hz frame at most.
+    var batchHold: Double {
+        wake == nil ? min(options.inputBatchInterval, 1.0 / 60) : options.inputBatchInterval
+    }
+
+    /// How long the loop may sleep: until the nearest deadline (-1: none).
+    func pollTimeout(now: Double) -> Int32 {
+        var deadline = Double.infinity
+        if let d = scene.nextDeadline { deadline = min(deadline, d) }
+        if let d = replay?.nextDeadline { deadline = min(deadline, d) }
+        if let d = presenter.busyDeadline { deadline = min(deadline, d) }
+        if let d = watchdog?.nextPing { deadline = min(deadline, d) }
+        if let d = admin?.deadline { deadline = min(deadline, d) }
+        if let d = corners?.deadline { deadline = min(deadline, d) }
+        if let d = saverResetAt { deadline = min(deadline, d) }
+        if frameWanted && !presenter.isBusy, let d = pacer.nextDeadline { deadline = min(deadline, d) }
+        guard deadline.isFinite else { return -1 }
+        let ms = ((deadline - now) * 1000).rounded(.up)
+        return ms <= 0 ? 0 : Int32(min(ms, 86_400_000))
+    }
 }

@@ -12,6 +12,7 @@ extension X11Shell {
     static let atomNames = [
         "WM_PROTOCOLS", "WM_DELETE_WINDOW", "_NET_WM_NAME", "UTF8_STRING", "_NET_WM_PID",
         "_NET_WM_STATE", "_NET_WM_STATE_FULLSCREEN", "_NET_SUPPORTING_WM_CHECK", "WM_CLASS",
+        "_NET_WM_ICON",
     ]
 
     /// Predefined atoms (X11/Xatom.h).
@@ -34,8 +35,8 @@ extension X11Shell {
     func createWindow() {
         var w: Int
         var h: Int
-        if options.fullscreen || options.kiosk {
-            (w, h) = (x.screenWidth, x.screenHeight)
+        if let p = placement?.rect {
+            (w, h) = (p.width, p.height)
         } else {
             let s = options.size ?? ShellOptions.defaultSize
             w = min(max(1, Int((s.width * scale).rounded())), x.screenWidth)
@@ -55,7 +56,8 @@ extension X11Shell {
         let mask = XCB_CW_BACK_PIXMAP.rawValue | XCB_CW_BIT_GRAVITY.rawValue | XCB_CW_EVENT_MASK.rawValue
         var values: [UInt32] = [0, UInt32(XCB_GRAVITY_NORTH_WEST.rawValue), events]
         xcb_create_window(
-            x.raw, x.rootDepth, xid, x.root, 0, 0, UInt16(w), UInt16(h), 0,
+            x.raw, x.rootDepth, xid, x.root, Int16(placement?.rect.x ?? 0), Int16(placement?.rect.y ?? 0),
+            UInt16(w), UInt16(h), 0,
             UInt16(XCB_WINDOW_CLASS_INPUT_OUTPUT.rawValue), x.rootVisual, mask, &values)
         window = UInt(xid)
         pixelSize = (w, h)
@@ -88,6 +90,9 @@ extension X11Shell {
             xid, x.atom("WM_CLASS"), type: PredefinedAtom.string, bytes: Array("gestures\0Gestures\0".utf8))
         x.setProperty(xid, x.atom("WM_PROTOCOLS"), type: PredefinedAtom.atom, words: [x.atom("WM_DELETE_WINDOW")])
         x.setProperty(xid, x.atom("_NET_WM_PID"), type: PredefinedAtom.cardinal, words: [UInt32(getpid())])
+        if let icon = options.icon {
+            x.setProperty(xid, x.atom("_NET_WM_ICON"), type: PredefinedAtom.cardinal, words: icon.cardinals)
+        }
         var host = [CChar](repeating: 0, count: 256)
         if gethostname(&host, host.count - 1) == 0 {
             let bytes = host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
@@ -98,6 +103,12 @@ extension X11Shell {
         // WM_NORMAL_HINTS: flags PSize|PMinSize, then x, y, width, height, min width, min height…
         var hints = [UInt32](repeating: 0, count: 18)
         hints[0] = 8 | 16
+        if let p = placement?.rect {
+            // USPosition|USSize on the chosen monitor (X11Shell+Monitors.swift).
+            (hints[0], hints[1], hints[2]) = (
+                8 | 16 | 1 | 2, UInt32(bitPattern: Int32(p.x)), UInt32(bitPattern: Int32(p.y))
+            )
+        }
         hints[3] = UInt32(width)
         hints[4] = UInt32(height)
         hints[5] = UInt32((160 * scale).rounded())
@@ -191,8 +202,8 @@ extension X11Shell {
         return gestures_xi_select(x.raw, target, device, mask, UInt16(mask.count), checked ? 1 : 0)
     }
 
-    /// The refresh rate of the screen's first active CRTC (RandR), when the server reports one
-    /// (Xvfb reports none).
+    /// The refresh rate of the screen's first active CRTC (RandR): the rate of the mode it
+    /// shows, when the server reports one (Xvfb reports none).
     func refreshRate() -> Double? {
         guard let ext = gestures_randr_extension(x.raw), ext.pointee.present != 0 else { return nil }
         let cookie = xcb_randr_get_screen_resources_current(x.raw, x.root)
@@ -201,17 +212,25 @@ extension X11Shell {
             return nil
         }
         defer { free(reply) }
-        let count = Int(xcb_randr_get_screen_resources_current_modes_length(reply))
-        guard count > 0, let modes = xcb_randr_get_screen_resources_current_modes(reply) else { return nil }
-        var best: Double?
-        for i in 0..<count {
-            let m = modes[i]
+        let modeCount = Int(xcb_randr_get_screen_resources_current_modes_length(reply))
+        let crtcCount = Int(xcb_randr_get_screen_resources_current_crtcs_length(reply))
+        guard modeCount > 0, crtcCount > 0, let modes = xcb_randr_get_screen_resources_current_modes(reply),
+            let crtcs = xcb_randr_get_screen_resources_current_crtcs(reply)
+        else { return nil }
+        for i in 0..<crtcCount {
+            let c = xcb_randr_get_crtc_info(x.raw, crtcs[i], reply.pointee.config_timestamp)
+            guard let info = xcb_randr_get_crtc_info_reply(x.raw, c, nil) else { continue }
+            let mode = info.pointee.mode
+            free(info)
+            guard mode != 0, let m = (0..<modeCount).lazy.map({ modes[$0] }).first(where: { $0.id == mode }) else {
+                continue
+            }
             let dots = Double(m.htotal) * Double(m.vtotal)
             guard m.dot_clock > 0, dots > 0 else { continue }
             let rate = Double(m.dot_clock) / dots
-            if rate.isFinite && rate >= 20 && rate <= 1000 { best = max(best ?? 0, rate) }
+            if rate.isFinite && rate >= 20 && rate <= 1000 { return rate }
         }
-        return best
+        return nil
     }
 
     func toggleFullscreen() {
@@ -226,7 +245,12 @@ extension X11Shell {
             savedGeometry = nil
         } else {
             savedGeometry = (0, 0, UInt32(pixelSize.width), UInt32(pixelSize.height))
-            moveResize(x: 0, y: 0, width: UInt32(x.screenWidth), height: UInt32(x.screenHeight))
+            // The chosen monitor (--monitor), else the whole screen (X11Shell+Monitors.swift).
+            if let p = try? currentPlacement(strict: false) {
+                placement = p
+                moveResize(
+                    x: Int32(p.rect.x), y: Int32(p.rect.y), width: UInt32(p.rect.width), height: UInt32(p.rect.height))
+            }
         }
         fullscreenNow.toggle()
     }

@@ -43,20 +43,25 @@ import CXCB
 ///   the loop, one read takes everything the server sent, and the moves of that read reach the
 ///   scene as one touch frame (UIKit's coalesced touches). Event times are the server's
 ///   (`ServerTimeMapper`), so recognition does not depend on when the loop ran.
-/// - **A frame as soon as possible after input**, at most one per refresh interval (RandR's rate
-///   of the screen's first CRTC when it reports one, else `ShellOptions/maximumFrameRate`),
+/// - **A frame as soon as possible after input**, at most one per refresh interval: paced by
+///   the Present extension's vertical blanks where there is a display with a refresh rate
+///   (`FramePacer`), else by a deadline (`ShellOptions/maximumFrameRate` on Xvfb),
 ///   and at most one in flight: with MIT-SHM the next frame waits until the server has processed
 ///   the last one (`Presenter`). Only the damaged rectangles are drawn (`ShellScene/damage`) and uploaded.
 /// - **A drag that draws nothing is batched.** After a wake-up that brought motion, drew
 ///   nothing, and left the scene with no live gesture (every recognizer that saw the touches has
 ///   failed), the socket is read again only after `ShellOptions/inputBatchInterval`: such
-///   motion cannot change the picture, and a wake-up per motion is most of its cost. Any frame,
-///   any live gesture, or no motion in the batch ends the batching at once.
+///   motion cannot change the picture, and a wake-up per motion is most of its cost. Meanwhile
+///   a `WakeConnection` that hears every press, release, expose and resize (not motion) ends
+///   the batch at once, so no input that could draw waits. Any frame, any live gesture, or no
+///   motion in the batch ends the batching too.
 /// - **Idle is zero.** With nothing pending the timeout is infinite.
 ///
 /// Exit: ``run(scene:beforeExit:)`` returns 0 when the window is closed (WM_DELETE_WINDOW), a
 /// quit key is pressed, SIGINT/SIGTERM/SIGHUP arrives (within one loop turn: the signal pipe is
-/// always watched), or a replay ends with `exitWhenDone`. A lost X connection prints one line
+/// always watched), or a replay ends with `exitWhenDone`. A kiosk differs: closes are refused,
+/// only the admin exit returns 0, signals return 128 + the signal, SIGHUP calls ``onHangup``
+/// (`X11Shell+Kiosk.swift`). A lost X connection prints one line
 /// ("gestures: lost the X connection") and exits the process with status 1 at once.
 @MainActor
 public final class X11Shell {
@@ -80,9 +85,15 @@ public final class X11Shell {
     public var outputPending: (() -> Bool)?
     /// Called once the first frame is on screen.
     public var onReady: ((ShellReady) -> Void)?
+    /// Kiosk and monitor events for the operator log (see `X11Shell+Kiosk.swift`).
+    public var onKioskEvent: ((ShellKioskEvent) -> Void)?
+    /// SIGHUP: when set, called instead of ending the loop (a kiosk reloads its configuration).
+    public var onHangup: (() -> Void)?
     /// Called when a replay started with ``play(_:exitWhenDone:)`` is over (its last event and
     /// a second of tail); with `exitWhenDone` the shell then quits with status 0.
     public var onReplayFinished: (() -> Void)?
+    /// Called when a timed action of ``play(_:actions:exitWhenDone:)`` is due (its index).
+    public var onReplayAction: ((Int) -> Void)?
 
     let x: XConnection
     let xid: xcb_window_t
@@ -98,8 +109,8 @@ public final class X11Shell {
     var hasWindowManager = false
     var fullscreenNow = false
     var savedGeometry: (x: Int32, y: Int32, w: UInt32, h: UInt32)?
-    /// The shortest time between two frames (one refresh interval).
-    var minFrameInterval = 1.0 / 240
+    /// When the next frame may be drawn (Present's vertical blanks, or a deadline).
+    @exclusivity(unchecked) var pacer: FramePacer!
 
     let translator: InputTranslator
     @exclusivity(unchecked) var timeMapper = ServerTimeMapper()
@@ -122,15 +133,24 @@ public final class X11Shell {
     @exclusivity(unchecked) var everExposed = false
     @exclusivity(unchecked) var forceRedraw = true
     @exclusivity(unchecked) var drawnOverlay: [Point] = []
-    @exclusivity(unchecked) var lastFrameAt = -Double.infinity
     @exclusivity(unchecked) var isReady = false
     @exclusivity(unchecked) var running = false
     var exitStatus: Int32 = 0
 
+    /// Wakes the loop during a batched dead drag (nil without XInput 2).
+    var wake: WakeConnection?
     @exclusivity(unchecked) var replay: ReplayPlayer?
     var exitAfterReplay = false
     var replayReported = false
     let watchdog = WatchdogNotifier.fromEnvironment()
+    /// Fullscreen: the monitor (or screen) the window covers (`X11Shell+Monitors.swift`).
+    var placement: Placement?
+    var mappedOnce = false
+    var randrEventBase: UInt8 = 0
+    var saverSuspended = false
+    var saverResetAt: Double?
+    var admin: AdminExit?
+    var corners: CornerPress?
 
     /// Opens the display and creates the window (not yet mapped: ``run(scene:beforeExit:)`` maps
     /// it). ``size`` is then the window's size in points: make the scene for it.
@@ -158,20 +178,28 @@ public final class X11Shell {
         translator.mirrorCenter = { [unowned self] p in self.scene?.mirrorCenter(for: p) ?? p }
         scratch.reserveCapacity(8)
         hasWindowManager = detectWindowManager()
+        if options.fullscreen || options.kiosk { placement = try currentPlacement(strict: true) }
         createWindow()
         presenter = Presenter(connection: x, window: xid, depth: x.rootDepth, allowSHM: options.useSHM)
         keySymbols = xcb_key_symbols_alloc(x.raw)
-        minFrameInterval = 1 / (refreshRate() ?? options.maximumFrameRate)
+        let refresh = refreshRate()
+        pacer = FramePacer(
+            connection: x, window: xid, interval: 1 / (refresh ?? options.maximumFrameRate),
+            usePresent: options.usePresent && refresh != nil)
         setUpInput()
+        setUpKiosk()
     }
 
     // MARK: Public controls
 
     /// Plays `events` (times from the start of the playback) through the live window once its
     /// first frame is up (or now, if it is). With `exitWhenDone` the shell quits with status 0
-    /// one second after the last event.
-    public func play(_ events: [InputEvent], exitWhenDone: Bool) {
-        let player = ReplayPlayer(events: events, idOffset: 1_000_000)
+    /// one second after the last event. `actions` (a trace's `set` lines: place among the
+    /// events, time) are handed to ``onReplayAction`` by index when due.
+    public func play(
+        _ events: [InputEvent], actions: [(position: Int, timestamp: Double)] = [], exitWhenDone: Bool
+    ) {
+        let player = ReplayPlayer(events: events, actions: actions, idOffset: 1_000_000)
         replay = player
         exitAfterReplay = exitWhenDone
         replayReported = false
@@ -212,13 +240,16 @@ public final class X11Shell {
         xcb_map_window(x.raw, xid)
         x.flush()
         running = true
-        // The signal pipe first (a negative fd is skipped), then the connection: while a dead
-        // drag is batched, only the pipe is watched.
+        // The signal pipe, the wake connection (a negative fd is skipped), then the connection:
+        // while a dead drag is batched, only the first two are watched.
         var fds = [
             pollfd(fd: signals.readEnd, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: wake?.fileDescriptor ?? -1, events: Int16(POLLIN), revents: 0),
             pollfd(fd: x.fileDescriptor, events: Int16(POLLIN), revents: 0),
         ]
+        let hold = batchHold
         var readable = true
+        var woken = false
         var stashed: UnsafeMutablePointer<xcb_generic_event_t>?
         while running {
             motionSeen = false
@@ -243,17 +274,21 @@ public final class X11Shell {
             let before = clock.now()
             var timeout = pollTimeout(now: before)
             if outputPending?() == true { timeout = timeout < 0 ? 10 : min(timeout, 10) }
-            let batching = motionSeen && !drew && !frameWanted && !scene.hasLiveGestures
+            // After the wake connection ended a batch, the next wait is on the X connection too:
+            // what woke it may reach the X connection a moment later.
+            let batching = motionSeen && !drew && !frameWanted && !woken && hold > 0 && !scene.hasLiveGestures
             if batching {
-                let ms = Int32((options.inputBatchInterval * 1000).rounded(.up))
+                let ms = Int32((hold * 1000).rounded(.up))
                 timeout = timeout < 0 ? ms : min(timeout, ms)
             }
-            fds[0].revents = 0
-            fds[1].revents = 0
-            let n = poll(&fds, batching ? 1 : 2, timeout)
+            fds[1].fd = wake?.fileDescriptor ?? -1
+            for i in fds.indices { fds[i].revents = 0 }
+            let n = poll(&fds, batching ? 2 : 3, timeout)
             if n < 0 && errno != EINTR { break }
-            readable = batching || fds[1].revents & Int16(POLLIN) != 0
-            if fds[1].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
+            woken = fds[1].revents != 0
+            if woken { wake?.drain() }
+            readable = batching || fds[2].revents & Int16(POLLIN) != 0
+            if fds[2].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
                 // The server went away: the read notices and exits with status 1.
                 _ = x.nextEvent(read: true)
                 XConnection.lost()
@@ -263,20 +298,17 @@ public final class X11Shell {
             }
         }
         free(stashed)
+        watchdog?.stopping()
         beforeExit?()
         tearDown()
         signals.uninstall()
         return exitStatus
     }
 
-    /// SIGINT, SIGTERM and SIGHUP end the loop cleanly (status 0), whatever it was doing: the
-    /// pipe is watched in every state, and no drawing or output waits without a bound.
-    func handleSignal(_ signal: Int32) {
-        quit(status: 0)
-    }
-
     private func tearDown() {
+        wake?.close()
         presenter.close()
+        suspendScreenSaver(false)
         if let k = keySymbols { xcb_key_symbols_free(k) }
         if !windowDestroyed { xcb_destroy_window(x.raw, xid) }
         _ = xcb_flush(x.raw)
@@ -289,20 +321,8 @@ public final class X11Shell {
         return forceRedraw || scene.needsDisplay || currentOverlay != drawnOverlay
     }
 
-    private var currentOverlay: [Point] {
+    var currentOverlay: [Point] {
         translator.modifierHeld || !drawnOverlay.isEmpty ? translator.overlay : []
-    }
-
-    private func pollTimeout(now: Double) -> Int32 {
-        var deadline = Double.infinity
-        if let d = scene.nextDeadline { deadline = min(deadline, d) }
-        if let d = replay?.nextDeadline { deadline = min(deadline, d) }
-        if let d = presenter.busyDeadline { deadline = min(deadline, d) }
-        if let d = watchdog?.nextPing { deadline = min(deadline, d) }
-        if frameWanted && !presenter.isBusy { deadline = min(deadline, lastFrameAt + minFrameInterval) }
-        guard deadline.isFinite else { return -1 }
-        let ms = ((deadline - now) * 1000).rounded(.up)
-        return ms <= 0 ? 0 : Int32(min(ms, 86_400_000))
     }
 
     /// Feeds one input event to the scene (applying a pending resize first). A touch frame
@@ -311,6 +331,7 @@ public final class X11Shell {
     func feed(_ event: InputEvent, real: Bool) {
         applyPendingResize()
         if real { noteRealInput(at: event.timestamp) }
+        if real, corners != nil, case .touches(let frame) = event { corners!.handle(frame, size: size) }
         deliver(event)
     }
 
@@ -340,66 +361,5 @@ public final class X11Shell {
         lastFed = t
         scene.resize(to: size, at: t)
         forceRedraw = true
-    }
-
-    // MARK: Drawing
-
-    /// Draws and presents a frame when one is wanted and allowed now (see the type's timing
-    /// rules); uploads exposed parts otherwise. Returns whether a frame was drawn.
-    @discardableResult
-    func drawIfNeeded(now: Double) -> Bool {
-        guard everExposed else { return false }
-        var drew = false
-        if frameWanted && !presenter.isBusy && now >= lastFrameAt + minFrameInterval {
-            drawFrame(now: now)
-            drew = true
-        } else if let r = exposedRect, presenter.surface != nil {
-            presenter.present([r], now: now)
-        } else if presenter.surface == nil && !presenter.isBusy {
-            drawFrame(now: now)
-            drew = true
-        }
-        exposedRect = nil
-        if !pendingScreenshots.isEmpty, let surface = presenter.surface, !frameWanted {
-            cairo_surface_flush(surface)
-            for path in pendingScreenshots where cairo_surface_write_to_png(surface, path) != CAIRO_STATUS_SUCCESS {
-                writeStderr("gestures: cannot write the screenshot \(path)")
-            }
-            pendingScreenshots.removeAll()
-        }
-        if drew && !isReady {
-            isReady = true
-            x.sync()
-            let t = max(clock.now(), lastFed)
-            onReady?(
-                ShellReady(time: t, window: window, size: size, scale: scale, xinputVersion: xinputVersion))
-            watchdog?.ready(now: t)
-            replay?.begin(at: t)
-        }
-        return drew
-    }
-
-    func drawFrame(now: Double) {
-        let overlay = currentOverlay
-        let full = presenter.resize(width: pixelSize.width, height: pixelSize.height) || forceRedraw
-        guard let surface = presenter.surface else { return }
-        var extra: [PixelRect] = []
-        if let e = exposedRect { extra.append(e) }
-        let rects = DamageDrawing.draw(
-            scene, into: surface, scale: scale, overlay: overlay, drawnOverlay: drawnOverlay,
-            showTouches: options.showTouches, full: full, extra: extra)
-        drawnOverlay = overlay
-        forceRedraw = false
-        presenter.present(rects, now: now)
-        lastFrameAt = now
-    }
-
-    func point(_ x: Double, _ y: Double) -> Point {
-        Point(x: quantize(x / scale), y: quantize(y / scale))
-    }
-
-    /// A window size in pixels, in points.
-    func pointSize(width: Int, height: Int) -> Size {
-        Size(width: quantize(Double(width) / scale), height: quantize(Double(height) / scale))
     }
 }

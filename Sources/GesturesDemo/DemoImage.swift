@@ -1,7 +1,19 @@
 import CCairo
+import CTurboJPEG
 import GestureKit
+import GestureTrace
 
-/// A picture loaded once from a PNG file into a Cairo image surface (UIKit: `UIImage`).
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A picture loaded once from a PNG or JPEG file into a Cairo image surface (UIKit: `UIImage`).
+///
+/// The format is told by the file's first bytes, not its name. PNG is decoded by Cairo (libpng),
+/// JPEG by libjpeg-turbo's TurboJPEG into an opaque surface. Anything else — another format, a
+/// text file, a directory, a PNG or JPEG cut short or damaged — is refused with one line that
+/// names the file and says a PNG or JPEG was expected. Deviations from `UIImage`: no other formats,
+/// and a JPEG's EXIF orientation is not applied (the pixels are shown as stored).
 public final class DemoImage: @unchecked Sendable {
     /// The `cairo_surface_t *` holding the pixels.
     public let surface: OpaquePointer
@@ -9,18 +21,34 @@ public final class DemoImage: @unchecked Sendable {
     public let size: Size
     /// Where it was loaded from.
     public let path: String
+    /// Larger renditions of the same picture, each with how many times larger than ``size`` it is
+    /// (the bundled flower@2x.png and flower@4x.png), loaded only when first needed.
+    public let renditions: [(factor: Double, path: String)]
+    /// The rendition in use, if any: at most one is kept.
+    private var current: (factor: Double, image: DemoImage)?
+    private var unusable: Set<String> = []
 
-    /// Loads `path` with `cairo_image_surface_create_from_png`; throws when the file cannot be
-    /// read or is not a PNG.
-    public init(path: String) throws(DemoImageError) {
-        guard let s = cairo_image_surface_create_from_png(path) else {
-            throw DemoImageError(path: path, reason: "cannot load the image")
+    /// The most pixels a picture may have (a 10000×10000 photo; 400 MB decoded): a larger one is
+    /// refused before it is decoded. Cairo's own limit is 32767 pixels a side.
+    public static let maximumPixels = 100_000_000
+
+    /// Loads `path`, a PNG or JPEG file (at most 256 MiB, a regular file); throws one line
+    /// otherwise. `renditions` are not read now (see ``pixels(forScale:load:)``).
+    public init(path: String, renditions: [(factor: Double, path: String)] = []) throws(DemoImageError) {
+        self.renditions = renditions.sorted { $0.factor < $1.factor }
+        let bytes: [UInt8]
+        do {
+            bytes = try TraceReader.readFile(path)
+        } catch {
+            throw DemoImageError(path: path, reason: error.message + "; expected a PNG or JPEG image")
         }
-        let status = cairo_surface_status(s)
-        guard status == CAIRO_STATUS_SUCCESS else {
-            let reason = String(cString: cairo_status_to_string(status))
-            cairo_surface_destroy(s)
-            throw DemoImageError(path: path, reason: reason)
+        let s: OpaquePointer
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+            s = try Self.decodePNG(bytes, path: path)
+        } else if bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
+            s = try Self.decodeJPEG(bytes, path: path)
+        } else {
+            throw DemoImageError(path: path, reason: "expected a PNG or JPEG image; this file is neither")
         }
         surface = s
         size = Size(
@@ -32,9 +60,139 @@ public final class DemoImage: @unchecked Sendable {
     deinit {
         cairo_surface_destroy(surface)
     }
+
+    /// How far past its own pixels a picture is enlarged before a larger rendition is used.
+    public static let renditionThreshold = 1.25
+
+    /// The pixels to draw when one pixel of this picture covers `scale` device pixels (UIKit
+    /// picks `@2x`/`@3x` assets by the screen's scale once; here the drawn size decides, so a
+    /// picture pinched larger or shown on a 4K screen is drawn from enough pixels to be crisp).
+    ///
+    /// Past ``renditionThreshold`` it is the smallest rendition at least `scale` times larger,
+    /// else the largest; below it, the picture's own pixels (a rendition in use is then let go).
+    /// A rendition not loaded yet is loaded only when `load` is true (the live window asks once the
+    /// picture has settled, so a pinch in progress never waits for a decode); until then the
+    /// rendition already in use, or the own pixels, are drawn. A rendition that cannot be loaded
+    /// is not tried again. Main thread only, like all drawing.
+    public func pixels(forScale scale: Double, load: Bool) -> (surface: OpaquePointer, width: Int, height: Int) {
+        let own = (surface, Int(size.width), Int(size.height))
+        guard scale > Self.renditionThreshold else {
+            current = nil
+            return own
+        }
+        while load {
+            let usable = renditions.filter { !unusable.contains($0.path) }
+            guard let wanted = usable.first(where: { $0.factor >= scale }) ?? usable.last,
+                current?.factor != wanted.factor
+            else { break }
+            guard let image = try? DemoImage(path: wanted.path) else {
+                unusable.insert(wanted.path)
+                continue
+            }
+            current = (wanted.factor, image)
+        }
+        guard let current else { return own }
+        return (current.image.surface, Int(current.image.size.width), Int(current.image.size.height))
+    }
+
+    /// A PNG from memory (Cairo reads it through a stream callback).
+    private static func decodePNG(_ bytes: [UInt8], path: String) throws(DemoImageError) -> OpaquePointer {
+        // The size, from the IHDR chunk that must come first, checked before Cairo allocates.
+        if bytes.count >= 24 && bytes[12..<16].elementsEqual("IHDR".utf8) {
+            let field = { (at: Int) in bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+            try checkSize(width: field(16), height: field(20), format: "PNG", path: path)
+        }
+        struct Source {
+            var base: UnsafePointer<UInt8>
+            var count: Int
+            var offset = 0
+        }
+        let s: OpaquePointer? = bytes.withUnsafeBufferPointer { buffer in
+            var source = Source(base: buffer.baseAddress!, count: buffer.count)
+            return withUnsafeMutablePointer(to: &source) { pointer in
+                cairo_image_surface_create_from_png_stream(
+                    { closure, data, length in
+                        let source = closure!.assumingMemoryBound(to: Source.self)
+                        let n = Int(length)
+                        guard let data, source.pointee.offset + n <= source.pointee.count else {
+                            return CAIRO_STATUS_READ_ERROR
+                        }
+                        memcpy(data, source.pointee.base + source.pointee.offset, n)
+                        source.pointee.offset += n
+                        return CAIRO_STATUS_SUCCESS
+                    }, pointer)
+            }
+        }
+        guard let s else { throw DemoImageError(path: path, reason: "cannot decode the PNG image") }
+        let status = cairo_surface_status(s)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            cairo_surface_destroy(s)
+            // Cairo says "out of memory" for most libpng errors (a damaged file): not repeated.
+            let why = status == CAIRO_STATUS_READ_ERROR ? "the PNG is cut short" : "the PNG is damaged or unsupported"
+            throw DemoImageError(path: path, reason: why + "; expected a whole PNG or JPEG image")
+        }
+        return s
+    }
+
+    /// Refuses a picture over ``maximumPixels`` or 32767 pixels a side before it is decoded.
+    private static func checkSize(width: Int, height: Int, format: String, path: String) throws(DemoImageError) {
+        guard width > 32767 || height > 32767 || width * height > maximumPixels else { return }
+        throw DemoImageError(
+            path: path,
+            reason: "the \(format) is \(width)×\(height) pixels; expected at most 32767 a side and 100 megapixels")
+    }
+
+    /// A JPEG, decoded by TurboJPEG straight into an opaque Cairo surface (BGRX in memory).
+    private static func decodeJPEG(_ bytes: [UInt8], path: String) throws(DemoImageError) -> OpaquePointer {
+        guard let tj = tjInitDecompress() else {
+            throw DemoImageError(path: path, reason: "cannot start the JPEG decoder")
+        }
+        defer { tjDestroy(tj) }
+        func failure(_ what: String) -> DemoImageError {
+            let detail = String(cString: tjGetErrorStr2(tj))
+            return DemoImageError(path: path, reason: "\(what) (\(detail)); expected a whole PNG or JPEG image")
+        }
+        var width: Int32 = 0
+        var height: Int32 = 0
+        var subsampling: Int32 = 0
+        var colorspace: Int32 = 0
+        let header = bytes.withUnsafeBufferPointer {
+            tjDecompressHeader3(tj, $0.baseAddress, UInt(bytes.count), &width, &height, &subsampling, &colorspace)
+        }
+        guard header == 0 else { throw failure("the JPEG header is damaged") }
+        guard width > 0, height > 0 else {
+            throw DemoImageError(
+                path: path, reason: "the JPEG is cut short (its header has no size); expected a whole PNG or JPEG image"
+            )
+        }
+        try checkSize(width: Int(width), height: Int(height), format: "JPEG", path: path)
+        guard let s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height),
+            cairo_surface_status(s) == CAIRO_STATUS_SUCCESS
+        else { throw DemoImageError(path: path, reason: "out of memory for a \(width)×\(height) picture") }
+        cairo_surface_flush(s)
+        let stride = cairo_image_surface_get_stride(s)
+        let pixelFormat = UInt32(1).littleEndian == 1 ? TJPF_BGRX : TJPF_XRGB
+        let status = bytes.withUnsafeBufferPointer {
+            tjDecompress2(
+                tj, $0.baseAddress, UInt(bytes.count), cairo_image_surface_get_data(s), width, stride, height,
+                Int32(pixelFormat.rawValue), 0)
+        }
+        // Warnings (a damaged but decodable stream) are accepted, except a file cut short: its
+        // missing part would show as grey.
+        if status != 0 {
+            let message = String(cString: tjGetErrorStr2(tj))
+            if tjGetErrorCode(tj) != Int32(TJERR_WARNING.rawValue) || message.contains("Premature end") {
+                cairo_surface_destroy(s)
+                throw failure(message.contains("Premature end") ? "the JPEG is cut short" : "the JPEG is damaged")
+            }
+        }
+        cairo_surface_mark_dirty(s)
+        return s
+    }
 }
 
-/// A picture that could not be loaded: `description` is one line, `flower.png: file not found`.
+/// A picture that could not be loaded: `description` is one line,
+/// `notes.txt: expected a PNG or JPEG image; this file is neither`.
 public struct DemoImageError: Error, CustomStringConvertible, Sendable {
     public let path: String
     public let reason: String

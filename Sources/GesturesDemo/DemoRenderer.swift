@@ -34,8 +34,7 @@ public enum DemoRenderer {
     public static func draw(_ scene: DemoScene, into cr: OpaquePointer, overlay: [Point], showTouches: Bool) {
         let layout = scene.layout
         cairo_save(cr)
-        setColor(cr, background)
-        cairo_paint(cr)
+        paintBackground(scene, cr)
 
         // Back to front, as the views are: the image, then the regions (translucent) and labels.
         drawImage(scene, cr)
@@ -64,8 +63,7 @@ public enum DemoRenderer {
         if visible(layout.label) {
             DemoFonts.select(DemoFonts.regular, on: cr)
             setColor(cr, labelColor)
-            let labelSize = max(1, min(layout.label.height * 0.55, layout.label.width * 0.06))
-            centredText(cr, scene.label, in: layout.label, size: labelSize)
+            centredText(cr, scene.label, in: layout.label, size: labelFontSize(layout.label))
         }
 
         var points = overlay
@@ -83,6 +81,49 @@ public enum DemoRenderer {
         cairo_restore(cr)
     }
 
+    /// The window's background over the clip — except where the picture's cached copy will be
+    /// drawn: that copy is opaque (the background is in it), so filling under it first was half
+    /// of a drag's pixel work (a drag's damage is the picture's old and new place).
+    private static func paintBackground(_ scene: DemoScene, _ cr: OpaquePointer) {
+        setColor(cr, background)
+        cairo_save(cr)
+        if let cache = scene.imageCache, let device = imageDeviceMatrix(scene, cr),
+            let r = cache.opaqueRect(matrix: device)
+        {
+            cairo_identity_matrix(cr)
+            var clip = (x0: 0.0, y0: 0.0, x1: 0.0, y1: 0.0)
+            cairo_clip_extents(cr, &clip.x0, &clip.y0, &clip.x1, &clip.y1)
+            cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
+            cairo_rectangle(cr, clip.x0, clip.y0, clip.x1 - clip.x0, clip.y1 - clip.y0)
+            cairo_rectangle(cr, r.x, r.y, r.width, r.height)
+            cairo_fill(cr)
+        } else {
+            cairo_paint(cr)
+        }
+        cairo_restore(cr)
+    }
+
+    /// Image pixel → device pixel for the scene's picture under `cr`'s current matrix; nil when
+    /// there is no picture or the transform is degenerate.
+    private static func imageDeviceMatrix(_ scene: DemoScene, _ cr: OpaquePointer) -> cairo_matrix_t? {
+        let m = scene.imageMatrix
+        let b = scene.imageBounds
+        guard b.width > 0, b.height > 0, m.determinant != 0, m.determinant.isFinite,
+            let image = scene.image, image.size.width > 0, image.size.height > 0
+        else { return nil }
+        var device = cairo_matrix_t()
+        cairo_get_matrix(cr, &device)
+        var cm = cairo_matrix_t(xx: m.a, yx: m.b, xy: m.c, yy: m.d, x0: m.tx, y0: m.ty)
+        var scale = cairo_matrix_t()
+        cairo_matrix_init_scale(&scale, b.width / image.size.width, b.height / image.size.height)
+        // cairo_matrix_multiply(r, a, b): first a, then b.
+        var imageToUser = cairo_matrix_t()
+        cairo_matrix_multiply(&imageToUser, &scale, &cm)
+        var result = cairo_matrix_t()
+        cairo_matrix_multiply(&result, &imageToUser, &device)
+        return result
+    }
+
     private static func drawImage(_ scene: DemoScene, _ cr: OpaquePointer) {
         let m = scene.imageMatrix
         let b = scene.imageBounds
@@ -92,17 +133,26 @@ public enum DemoRenderer {
         cairo_transform(cr, &cm)
         if let image = scene.image, image.size.width > 0, image.size.height > 0 {
             cairo_scale(cr, b.width / image.size.width, b.height / image.size.height)
+            var device = cairo_matrix_t()
+            cairo_get_matrix(cr, &device)
+            // Enlarged (a pinch, a 4K window): a larger rendition when the picture has one.
+            let scale = max(
+                (device.xx * device.xx + device.yx * device.yx).squareRoot(),
+                (device.xy * device.xy + device.yy * device.yy).squareRoot())
+            let pixels = image.pixels(forScale: scale, load: scene.imageCache == nil || scene.imageSettled)
+            if pixels.width != Int(image.size.width) || pixels.height != Int(image.size.height) {
+                cairo_scale(cr, image.size.width / Double(pixels.width), image.size.height / Double(pixels.height))
+            }
             if let cache = scene.imageCache {
-                var device = cairo_matrix_t()
                 cairo_get_matrix(cr, &device)
                 cairo_identity_matrix(cr)
                 cache.draw(
-                    image.surface, width: Int(image.size.width), height: Int(image.size.height), matrix: device,
+                    pixels.surface, width: pixels.width, height: pixels.height, matrix: device,
                     settled: scene.imageSettled, background: (background.r, background.g, background.b), into: cr)
             } else {
-                cairo_set_source_surface(cr, image.surface, 0, 0)
+                cairo_set_source_surface(cr, pixels.surface, 0, 0)
                 cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
-                cairo_rectangle(cr, 0, 0, image.size.width, image.size.height)
+                cairo_rectangle(cr, 0, 0, Double(pixels.width), Double(pixels.height))
                 cairo_fill(cr)
             }
         } else {
@@ -133,24 +183,97 @@ public enum DemoRenderer {
         cairo_close_path(cr)
     }
 
-    /// Draws `text` centred in `rect` at `size` points, shrunk to fit the rect's width.
+    /// Draws `text` centred in `rect` at `size` points, shrunk to fit the rect's width. The text
+    /// is turned into glyphs once (measuring and showing the same glyphs; `cairo_text_extents`
+    /// then `cairo_show_text` converted it twice, and the feedback label changes every frame of
+    /// a drag).
     static func centredText(_ cr: OpaquePointer, _ text: String, in rect: Rect, size: Double) {
-        guard size.isFinite, size > 0, rect.width > 0 else { return }
+        guard let run = fitted(cr, text, in: rect, size: size) else { return }
+        run.show(cr)
+    }
+
+    /// `text` as glyphs fitted into `rect` (`size` points, shrunk to 94 % of the rect's width),
+    /// with the origin that centres it; sets `cr`'s font size to the size used.
+    private static func fitted(_ cr: OpaquePointer, _ text: String, in rect: Rect, size: Double) -> GlyphRun? {
+        guard size.isFinite, size > 0, rect.width > 0, !text.isEmpty else { return nil }
         cairo_set_font_size(cr, size)
-        var ext = cairo_text_extents_t()
-        cairo_text_extents(cr, text, &ext)
+        guard var run = GlyphRun(cr, text) else { return nil }
         let maxWidth = rect.width * 0.94
-        if ext.x_advance > maxWidth && ext.x_advance > 0 {
-            cairo_set_font_size(cr, size * maxWidth / ext.x_advance)
-            cairo_text_extents(cr, text, &ext)
+        if run.extents.x_advance > maxWidth && run.extents.x_advance > 0 {
+            cairo_set_font_size(cr, size * maxWidth / run.extents.x_advance)
+            guard let smaller = GlyphRun(cr, text) else { return nil }
+            run = smaller
         }
         var fe = cairo_font_extents_t()
         cairo_font_extents(cr, &fe)
-        let x = rect.midX - ext.x_advance / 2
-        let y = rect.midY + (fe.ascent - fe.descent) / 2
-        cairo_move_to(cr, x, y)
-        cairo_show_text(cr, text)
-        cairo_new_path(cr)
+        run.x = rect.midX - run.extents.x_advance / 2
+        run.y = rect.midY + (fe.ascent - fe.descent) / 2
+        return run
+    }
+
+    /// The feedback label's font size in `rect` (before shrinking to fit).
+    static func labelFontSize(_ rect: Rect) -> Double {
+        max(1, min(rect.height * 0.55, rect.width * 0.06))
+    }
+
+    /// A context to measure text with, outside drawing (a 1×1 image).
+    private static let measuring: OpaquePointer = {
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1)
+        defer { cairo_surface_destroy(surface) }
+        return cairo_create(surface)
+    }()
+
+    /// The part of the label's `rect` that `text` can touch when drawn there: the full height,
+    /// and the width of its ink and advance plus a margin of 4 pt and 3 % (hinting at another
+    /// pixel scale moves each glyph by a fraction of a pixel). A label change damages the old
+    /// and the new text's boxes only, not the whole label: a drag changes the label every
+    /// frame, and the label's width was a third of the pixels a drag redrew.
+    public static func labelTextBox(_ text: String, in rect: Rect) -> Rect? {
+        let cr = measuring
+        DemoFonts.select(DemoFonts.regular, on: cr)
+        guard let run = fitted(cr, text, in: rect, size: labelFontSize(rect)) else { return nil }
+        let e = run.extents
+        let x = run.x
+        let left = min(x, x + e.x_bearing)
+        let right = max(x + e.x_advance, x + e.x_bearing + e.width)
+        guard left.isFinite, right.isFinite else { return rect }
+        let margin = 4 + 0.03 * (right - left)
+        let minX = max(rect.minX, left - margin)
+        let maxX = min(rect.maxX, right + margin)
+        return maxX > minX ? Rect(x: minX, y: rect.minY, width: maxX - minX, height: rect.height) : nil
+    }
+
+    /// `text` as glyphs of `cr`'s current font, laid out from (0, 0), with their extents, and
+    /// the origin (`x`, `y`) they are shown at.
+    private struct GlyphRun: ~Copyable {
+        let glyphs: UnsafeMutablePointer<cairo_glyph_t>
+        let count: Int32
+        var extents = cairo_text_extents_t()
+        var x = 0.0
+        var y = 0.0
+
+        init?(_ cr: OpaquePointer, _ text: String) {
+            var pointer: UnsafeMutablePointer<cairo_glyph_t>?
+            var n: Int32 = 0
+            let status = cairo_scaled_font_text_to_glyphs(
+                cairo_get_scaled_font(cr), 0, 0, text, -1, &pointer, &n, nil, nil, nil)
+            guard status == CAIRO_STATUS_SUCCESS, let pointer else { return nil }
+            glyphs = pointer
+            count = n
+            cairo_glyph_extents(cr, glyphs, count, &extents)
+        }
+
+        deinit { cairo_glyph_free(glyphs) }
+
+        /// Shows the glyphs with their origin at (`x`, `y`).
+        func show(_ cr: OpaquePointer) {
+            for i in 0..<Int(count) {
+                glyphs[i].x += x
+                glyphs[i].y += y
+            }
+            cairo_show_glyphs(cr, glyphs, count)
+            cairo_new_path(cr)
+        }
     }
 
     /// Renders one frame of `scene` (no touches drawn unless `showTouches`) into a PNG file.

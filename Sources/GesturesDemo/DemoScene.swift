@@ -603,7 +603,11 @@ public final class DemoScene: ShellScene {
             rects.append(d.imageBox)
             rects.append(box)
         }
-        if label != d.label { rects.append(layout.label) }
+        if label != d.label {
+            for text in [d.label, label] {
+                if let r = DemoRenderer.labelTextBox(text, in: layout.label) { rects.append(r) }
+            }
+        }
         if touchesShown {
             let r = max(6, min(layout.size.width, layout.size.height) * 0.025) + 2
             for p in d.touches + touchLocations where p.isFinite {

@@ -13,8 +13,8 @@ import GestureShellCore
 /// test drives them on a virtual clock.
 @MainActor
 public final class KioskDirector: ShellScene {
-    /// The demo scene everything else is passed to.
-    public let scene: DemoScene
+    /// The demo scene everything else is passed to (``replace(scene:at:)`` swaps it).
+    public private(set) var scene: DemoScene
     /// Seconds without activity before the picture is put back (default 60).
     public var resetDelay = 60.0
     /// Seconds without activity before the tour plays (default 90).
@@ -23,6 +23,13 @@ public final class KioskDirector: ShellScene {
     public var tourGap = 30.0
     /// The tour for the window's current size in points (nil: no tour).
     public var tour: ((Size) -> [InputEvent])?
+    /// The operator log's kiosk events, with the scene time: `reset` (the idle reset),
+    /// `tourStart`, `tourEnd` (it played to its end), `tourStop` (a visitor stopped it).
+    public var onEvent: ((String, Double) -> Void)?
+    /// Whether the scene's input comes from the tour now: while it plays and while a visitor's
+    /// arrival cancels its touches (the operator log's `"source":"tour"`).
+    public var tourDrivesInput: Bool { isTouring || stoppingTour }
+    private var stoppingTour = false
 
     private var size = Size.zero
     private var lastFed = 0.0
@@ -57,8 +64,11 @@ public final class KioskDirector: ShellScene {
     public func noteActivity(at time: Double) {
         note(time)
         if let p = player, p.isPlaying {
+            stoppingTour = true
             for e in p.stop(at: lastFed) { scene.handle(e) }
             scene.resetAfterIdle(at: lastFed)
+            stoppingTour = false
+            onEvent?("tourStop", lastFed)
         }
         lastActivity = time
         resetDone = false
@@ -81,11 +91,15 @@ public final class KioskDirector: ShellScene {
                 note(e.timestamp)
                 scene.handle(e)
             }
-            if p.isFinished { nextTourAt = time + tourGap }
+            if p.isFinished {
+                nextTourAt = time + tourGap
+                onEvent?("tourEnd", lastFed)
+            }
         }
         if !resetDone && time >= lastActivity + resetDelay {
             resetDone = true
             scene.resetAfterIdle(at: lastFed)
+            onEvent?("reset", lastFed)
         }
         if let tour, !isTouring, time >= nextTourAt {
             // A new player each time: the window may have changed size since the last tour.
@@ -94,7 +108,31 @@ public final class KioskDirector: ShellScene {
             scene.resetAfterIdle(at: lastFed)
             p.begin(at: lastFed)
             nextTourAt = .infinity
+            onEvent?("tourStart", lastFed)
         }
+    }
+
+    /// Puts `newScene` (made for the current size) in place of the scene — a reload with another
+    /// picture: a playing tour stops (its touches cancelled in the old scene), and the idle
+    /// timers start again from `time`.
+    public func replace(scene newScene: DemoScene, at time: Double) {
+        note(time)
+        if let p = player, p.isPlaying {
+            for e in p.stop(at: lastFed) { scene.handle(e) }
+            onEvent?("tourStop", lastFed)
+        }
+        scene = newScene
+        newScene.resize(to: size, at: lastFed)
+        restartTimers(at: lastFed)
+    }
+
+    /// Starts the idle timers again from `time` with the current delays (after a reload); a
+    /// playing tour plays on.
+    public func restartTimers(at time: Double) {
+        note(time)
+        lastActivity = lastFed
+        resetDone = true
+        if !isTouring { nextTourAt = lastFed + tourDelay }
     }
 
     private func note(_ time: Double) {

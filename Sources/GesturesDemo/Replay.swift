@@ -111,14 +111,24 @@ public func replay(_ trace: Trace, through scene: any ReplayScene) throws(TraceE
 @MainActor
 private func apply(_ b: BoundAction, in scene: any ReplayScene) {
     scene.advance(to: b.action.timestamp)
-    let r = b.recognizer
-    for s in b.action.settings {
-        switch s {
-        case .isEnabled(let on): r.isEnabled = on
-        case .cancelsTouchesInView(let on): r.cancelsTouchesInView = on
-        case .translation(let v): (r as? PanGestureRecognizer)?.setTranslation(v, in: nil)
-        case .scale(let v): (r as? PinchGestureRecognizer)?.scale = v
-        case .rotation(let v): (r as? RotationGestureRecognizer)?.rotation = v
+    b.applySettings()
+}
+
+extension BoundAction {
+    /// Sets the action's properties on its recognizer, in the order written (the live shell's
+    /// `--replay` calls this when the action is due; the headless replay advances the clock to
+    /// the action's time first).
+    @MainActor
+    public func applySettings() {
+        let r = recognizer
+        for s in action.settings {
+            switch s {
+            case .isEnabled(let on): r.isEnabled = on
+            case .cancelsTouchesInView(let on): r.cancelsTouchesInView = on
+            case .translation(let v): (r as? PanGestureRecognizer)?.setTranslation(v, in: nil)
+            case .scale(let v): (r as? PinchGestureRecognizer)?.scale = v
+            case .rotation(let v): (r as? RotationGestureRecognizer)?.rotation = v
+            }
         }
     }
 }

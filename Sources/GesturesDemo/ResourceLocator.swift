@@ -27,6 +27,27 @@ public enum ResourceLocator {
         return nil
     }
 
+    /// The sizes of the application icon put on the window (`_NET_WM_ICON`), pixels.
+    public static let windowIconSizes = [16, 32, 48, 64, 128]
+
+    /// The application icon's PNG of `size`×`size` pixels, in the freedesktop theme layout
+    /// `icons/hicolor/<size>x<size>/apps/gestures.png`: under `$GESTURES_RESOURCES` (only there,
+    /// when set), else in the installed theme `<executable's folder>/../share/icons/hicolor`
+    /// (`scripts/install`), else in the `Resources/` folders of ``candidates(override:executable:)``.
+    public static func iconPath(size: Int) -> String? {
+        iconPath(size: size, override: environment(environmentVariable), executable: executablePath())
+    }
+
+    /// The icon search itself, with its inputs given (for tests).
+    public static func iconPath(size: Int, override: String?, executable: String?) -> String? {
+        let name = "icons/hicolor/\(size)x\(size)/apps/gestures.png"
+        var dirs = candidates(override: override, executable: executable)
+        if override?.isEmpty ?? true, let exe = executable, let exeDir = parent(of: exe) {
+            dirs[0] = exeDir + "/../share"
+        }
+        return dirs.lazy.map { $0 + "/" + name }.first(where: isReadableFile)
+    }
+
     /// The folders searched, in order.
     public static func candidates(override: String?, executable: String?) -> [String] {
         if let o = override, !o.isEmpty { return [o] }

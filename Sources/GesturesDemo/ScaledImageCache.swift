@@ -42,6 +42,14 @@ public final class ScaledImageCache {
         if let surface { cairo_surface_destroy(surface) }
     }
 
+    /// The device-pixel rectangle the copy will cover, opaquely, when the picture is drawn under
+    /// `m` now; nil when it will be drawn another way (straight, or after a new copy is made).
+    /// What lies under that rectangle need not be drawn first.
+    func opaqueRect(matrix m: cairo_matrix_t) -> (x: Double, y: Double, width: Double, height: Double)? {
+        guard surface != nil, SIMD4(m.xx, m.yx, m.xy, m.yy) == key else { return nil }
+        return ((m.x0 + offset.x).rounded(), (m.y0 + offset.y).rounded(), Double(size.width), Double(size.height))
+    }
+
     /// Draws `image` (a cairo image surface of `width`×`height`) under `m` (image pixel → device
     /// pixel) into `cr`, whose current matrix must be the identity. Uses or refreshes the copy
     /// per the type's rules.

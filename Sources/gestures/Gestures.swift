@@ -5,7 +5,7 @@ import ArgumentParser
 #endif
 
 /// The `gestures` executable (DESIGN.md §4.4): `run` (the default: the demo window on X11),
-/// `replay` (headless) and `layout`.
+/// `replay` (headless), `layout` and `monitors`.
 ///
 /// Exit status: 0 success; 1 a runtime failure; 2 bad usage or bad input, with one line on
 /// stderr (`gestures: t.jsonl:3: expected …`) and nothing on stdout. Argument-parser usage errors
@@ -17,10 +17,26 @@ struct Gestures: ParsableCommand {
         abstract: "UIKit-style multitouch gestures on Linux: the Gestures demo app, and headless replays.",
         discussion: """
             Without a subcommand, `gestures` runs the demo window (`gestures run`).
-            Exit status: 0 success, 1 runtime failure, 2 bad usage or bad input.
-            """,
-        subcommands: [RunCommand.self, ReplayCommand.self, LayoutCommand.self],
+            """ + "\n" + exitStatusLine,
+        version: version,
+        subcommands: [RunCommand.self, ReplayCommand.self, LayoutCommand.self, MonitorsCommand.self],
         defaultSubcommand: RunCommand.self)
+
+    /// The version `gestures --version` prints (and the man page's footer): the one place it is
+    /// written.
+    static let version = "0.9.0"
+
+    /// The exit statuses (DESIGN.md §4.4), for `--help` and the man page's EXIT STATUS section
+    /// (scripts/make-man splits this line at the semicolons).
+    static let exitStatuses: [(status: Int32, meaning: String)] = [
+        (0, "success (the window was closed, the replay or layout was printed)"),
+        (1, "runtime failure (no display, a lost X connection, an output that cannot be written)"),
+        (2, "bad usage or bad input (one line on standard error names the file, the line and what is wrong)"),
+    ]
+
+    static var exitStatusLine: String {
+        "Exit status: " + exitStatuses.map { "\($0.status) \($0.meaning)" }.joined(separator: "; ") + "."
+    }
 
     static func main() {
         do {

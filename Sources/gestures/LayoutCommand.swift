@@ -9,8 +9,8 @@ struct LayoutCommand: ParsableCommand {
         commandName: "layout",
         abstract: "Print the demo scene's layout line for a window size.",
         discussion: """
-            {"type":"layout","width":W,"height":H,"regions":{"tap":[x,y,w,h],"swipe":…,"pinch":…,\
-            "rotate":…,"label":…,"image":…}}
+            {"type":"layout","width":W,"height":H,"regions":{"tap":[x,y,w,h],"swipe":...,"pinch":...,\
+            "rotate":...,"label":...,"image":...}}
             """)
 
     @Option(help: ArgumentHelp("The window size, WIDTHxHEIGHT in points (default 1024x768).", valueName: "WxH"))
@@ -18,7 +18,8 @@ struct LayoutCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "The picture whose aspect ratio the image keeps (default: the bundled flower.png).", valueName: "path"))
+            "The picture (PNG or JPEG) whose aspect ratio the image keeps (default: the bundled flower.png).",
+            valueName: "path"))
     var image: String?
 
     func run() throws {

@@ -29,14 +29,14 @@ struct ReplayCommand: ParsableCommand {
         help: ArgumentHelp(
             "A recognizer playground spec (JSON) to replay instead of the demo scene.",
             discussion: """
-                The spec is [recognizer, …] or {"views":[view, …],"recognizers":[recognizer, …]}. A view: \
+                The spec is [recognizer, ...] or {"views":[view, ...],"recognizers":[recognizer, ...]}. A view: \
                 name, frame [x,y,w,h] in its parent's coordinates, transform [a,b,c,d,tx,ty], parent \
                 (a view listed before it; default root), userInteraction. A recognizer: name, kind, \
                 UIKit's knobs; view (a view's name) or frame and transform; requireToFail, \
                 simultaneousWith, shouldRequireFailureOf, shouldBeRequiredToFailBy (names, no \
                 cycles); shouldBegin: true, false or {minTouches, maxTouches, inRect}; shouldReceive: \
                 true, false or {inRect, touchIds}; pans: reportIn window|view|superview. The trace \
-                may hold {"type":"set","t":T,"recognizer":NAME,…} lines that set isEnabled, \
+                may hold {"type":"set","t":T,"recognizer":NAME,...} lines that set isEnabled, \
                 cancelsTouchesInView, translation [dx,dy] (window points), scale or rotation at T \
                 (the demo's recognizer names without --recognizers).
                 """,
@@ -49,7 +49,9 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Render the final frame with Cairo to this PNG file.", valueName: "out.png"))
     var png: String?
 
-    @Option(help: ArgumentHelp("The picture of the demo scene (default: the bundled flower.png).", valueName: "path"))
+    @Option(
+        help: ArgumentHelp(
+            "The picture of the demo scene, PNG or JPEG (default: the bundled flower.png).", valueName: "path"))
     var image: String?
 
     @Flag(help: "The book's listing: a pinch sets the frame from the original rect and resets the rotation.")
@@ -120,7 +122,13 @@ func loadPicture(explicit: String?, needed: Bool) throws(CommandFailure) -> Demo
     }
     // Without the bundled image the image region shows a placeholder ("no image"): said once,
     // like a missing kiosk tour, so that a copied-out binary is not mistaken for a broken one.
-    guard let path = ResourceLocator.path(of: "flower.png"), let image = try? DemoImage(path: path) else {
+    // Its larger renditions are found now (a stat each) and read only if it is drawn enlarged.
+    let renditions = [(2.0, "flower@2x.png"), (4.0, "flower@4x.png")].compactMap { factor, name in
+        ResourceLocator.path(of: name).map { (factor: factor, path: $0) }
+    }
+    guard let path = ResourceLocator.path(of: "flower.png"),
+        let image = try? DemoImage(path: path, renditions: renditions)
+    else {
         writeAll(
             2, "gestures: warning: the bundled image (flower.png) is missing; the image region shows a placeholder\n")
         return nil

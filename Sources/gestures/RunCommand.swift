@@ -26,11 +26,17 @@ struct RunCommand: ParsableCommand {
             the flower; pan from the left edge; Ctrl+Z or shaking the window shakes.
             Mouse: one finger. Hold the simulate modifier (Ctrl) at the press for a second finger \
             mirrored through the centre of the region (pinch, rotate); with Shift too it moves in \
-            parallel (two-finger pan). Every extra master pointer (xinput create-master) is a finger.
-            Keys: + / - scale, [ / ] rotate, arrows move the flower, Ctrl+Z shake, F11 fullscreen, \
-            q or Escape quit (not in kiosk mode).
-            Exit status: 0 when closed, 1 no display or lost X connection, 2 bad usage or input.
-            """)
+            parallel (two-finger pan). Every extra master pointer (xinput create-master) is a finger. \
+            The wheel or a touchpad's two-finger scroll over the flower pans it (Shift+wheel \
+            sideways), Ctrl+wheel zooms it about the pointer; a double click sends it home.
+            Exit status in kiosk mode: 0 only by the admin exit (hold the chord, then the PIN if set); \
+            SIGTERM/SIGINT 128+signal; SIGHUP reloads --kiosk-config and reopens the log.
+            """ + "\n" + keysLine)
+
+    /// The key bindings as one line of the help (scripts/make-man splits it at the semicolons).
+    static var keysLine: String {
+        "Keys: " + KeyBindings.summary.map { "\($0.keys): \($0.action)" }.joined(separator: "; ") + "."
+    }
 
     @Option(name: .long, help: ArgumentHelp("Window size in points.", valueName: "WxH"))
     var size: String?
@@ -41,11 +47,21 @@ struct RunCommand: ParsableCommand {
     @Flag(
         name: .long,
         help: ArgumentHelp(
-            "Kiosk: fullscreen, hidden cursor, no quit keys; the flower resets after 60 s without input "
-                + "and the bundled tour plays after 90 s until someone touches."))
+            "Kiosk: fullscreen, hidden cursor, no quit keys, close requests refused, the screen kept on; "
+                + "the flower resets and the tour plays after the delays below until someone touches. "
+                + "Ends with 0 only by the admin exit; SIGTERM/SIGINT 128+signal; SIGHUP reloads."))
     var kiosk = false
 
-    @Option(name: .long, help: ArgumentHelp("The picture (PNG); default: the bundled flower.", valueName: "PATH"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Fullscreen on this monitor (implies --fullscreen): a name, an index or primary, "
+                + "as `gestures monitors` lists them (default: the whole X screen).",
+            valueName: "NAME|INDEX|primary"))
+    var monitor: String?
+
+    @Option(
+        name: .long, help: ArgumentHelp("The picture (PNG or JPEG); default: the bundled flower.", valueName: "PATH"))
     var image: String?
 
     @Flag(name: .long, help: "Draw every touch point.")
@@ -62,7 +78,9 @@ struct RunCommand: ParsableCommand {
             "Record the input as a JSONL trace that `gestures replay` reproduces.", valueName: "FILE"))
     var record: String?
 
-    @Option(name: .long, help: "The modifier that adds a simulated second finger: ctrl, alt or super.")
+    @Option(
+        name: .long,
+        help: ArgumentHelp("The modifier that adds a simulated second finger: ctrl, alt or super.", valueName: "MOD"))
     var simulateModifier: SimulateModifier = .ctrl
 
     @Flag(name: .long, help: "The book's listing instead of accumulating transforms.")
@@ -96,19 +114,58 @@ struct RunCommand: ParsableCommand {
     @Flag(name: .long, help: ArgumentHelp("Use core X events only, as without XInput 2.", visibility: .hidden))
     var coreInput = false
 
+    @Flag(name: .long, help: ArgumentHelp("Kiosk: reset the saver instead of suspending it.", visibility: .hidden))
+    var saverResetOnly = false
+
     @Option(
         name: .long,
-        help: ArgumentHelp("Read the X connection at most every N ms during motion (0: at once).", visibility: .hidden))
-    var inputBatchMs = 1000.0 / 60
+        help: ArgumentHelp(
+            "Leave motion that cannot draw unread for up to N ms (0: never; presses and keys end it at once).",
+            visibility: .hidden))
+    var inputBatchMs = 100.0
 
-    @Option(name: .long, help: ArgumentHelp("Kiosk: seconds without input before the reset.", visibility: .hidden))
+    @Option(name: .long, help: ArgumentHelp("Kiosk: seconds without input before the picture resets.", valueName: "S"))
     var kioskResetAfter = 60.0
 
-    @Option(name: .long, help: ArgumentHelp("Kiosk: seconds without input before the tour.", visibility: .hidden))
+    @Option(name: .long, help: ArgumentHelp("Kiosk: seconds without input before the tour plays.", valueName: "S"))
     var kioskTourAfter = 90.0
 
-    @Option(name: .long, help: ArgumentHelp("Kiosk: the tour instead of the bundled one.", visibility: .hidden))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Kiosk: the tour (JSONL or evemu trace; default: the bundled one).", valueName: "TRACE"))
     var kioskTour: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Kiosk: a file of image, reset-after, tour-after, tour (key = value) over the options; "
+                + "read again on SIGHUP (default: none).",
+            valueName: "FILE"))
+    var kioskConfig: String?
+
+    @Flag(name: .long, help: "Kiosk: let the screen saver and DPMS blank the screen (default: held off).")
+    var allowBlanking = false
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Kiosk: the admin exit's key chord, held for --admin-hold seconds.", valueName: "CHORD"))
+    var adminChord = "ctrl+alt+shift+q"
+
+    @Option(name: .long, help: ArgumentHelp("Kiosk: seconds the admin chord is held.", valueName: "S"))
+    var adminHold = 2.0
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Kiosk: seconds two fingers held in opposite corners at once exit as admin (0: off).", valueName: "S"))
+    var adminCorners = 5.0
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Kiosk: a PIN (4-12 digits) typed after the chord, then Enter (default: $GESTURES_ADMIN_PIN, else none).",
+            valueName: "DIGITS"))
+    var adminPin: String?
 
     /// Bad combinations and values are usage errors: one line, status 2. (ValidationError, which
     /// `Gestures.main` turns into that; a CommandFailure thrown here would reach it wrapped by
@@ -124,11 +181,21 @@ struct RunCommand: ParsableCommand {
         where !(value.isFinite && value > 0) {
             throw ValidationError("\(name): expected a positive number of seconds, got \(value)")
         }
-        if !(inputBatchMs.isFinite && inputBatchMs >= 0 && inputBatchMs <= 100) {
-            throw ValidationError("--input-batch-ms: expected 0…100, got \(inputBatchMs)")
+        if !(adminCorners.isFinite && adminCorners >= 0 && adminCorners <= 60) {
+            throw ValidationError("--admin-corners: expected 0…60 seconds, got \(adminCorners)")
+        }
+        if !(inputBatchMs.isFinite && inputBatchMs >= 0 && inputBatchMs <= 1000) {
+            throw ValidationError("--input-batch-ms: expected 0…1000, got \(inputBatchMs)")
         }
         if device != nil && replay == nil {
             throw ValidationError("--device needs --replay TRACE")
+        }
+        if !kiosk {
+            let set: [(String, Bool)] = [
+                ("--kiosk-config", kioskConfig != nil), ("--allow-blanking", allowBlanking),
+                ("--admin-pin", adminPin != nil), ("--kiosk-tour", kioskTour != nil),
+            ]
+            if let (name, _) = set.first(where: \.1) { throw ValidationError("\(name) needs --kiosk") }
         }
     }
 
@@ -149,26 +216,29 @@ struct RunCommand: ParsableCommand {
                 throw .usage(error.description)
             }
         }
-        let picture = try loadPicture(explicit: image, needed: true)
-        var tourTrace: Trace?
-        if kiosk, let kioskTour {
-            do {
-                tourTrace = try TraceReader.read(path: kioskTour, size: nil, device: nil)
+        if let trace, !trace.actions.isEmpty {
+            // An unknown recognizer or property in a `set` line: status 2 before any window.
+            do throws(TraceError) {
+                _ = try bind(trace.actions, to: DemoScene(size: trace.viewport))
             } catch {
                 throw .usage(error.description)
             }
-        } else if kiosk {
-            tourTrace = ResourceLocator.path(of: "tour.jsonl").flatMap {
-                try? TraceReader.read(path: $0, size: nil, device: nil)
-            }
-            if tourTrace == nil {
-                writeAll(2, "gestures: warning: the bundled tour (tour.jsonl) is missing; kiosk mode plays no tour\n")
+        }
+        let kioskBase = KioskSettings(
+            image: image, resetAfter: kioskResetAfter, tourAfter: kioskTourAfter, tour: kioskTour)
+        let kioskSettings = try kioskConfig.map { f throws(CommandFailure) in try kioskBase.reading(f) } ?? kioskBase
+        let picture = try loadPicture(explicit: kioskSettings.image, needed: true)
+        let tour = kiosk ? try kioskSettings.loadTour() : ([], nil)
+        var adminExit: AdminExit?
+        if kiosk {
+            let pin =
+                adminPin ?? getenv("GESTURES_ADMIN_PIN").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+            do {
+                adminExit = try AdminExit(chord: KeyChord(parsing: adminChord), hold: adminHold, pin: pin)
+            } catch {
+                throw .usage(error.description)
             }
         }
-        let tour = tourTrace?.events ?? []
-        // A tour with a viewport line is mapped to the window's size when it plays (the bundled
-        // one is made for 1024×768 and the kiosk is full screen); one without plays as written.
-        let tourViewport = tourTrace?.viewportFromTrace == true ? tourTrace?.viewport : nil
         let log = try logEvents.map { path throws(CommandFailure) in try LineSink(path: path, what: "--log-events") }
         let recorder = try record.map { path throws(CommandFailure) in try LineSink(path: path, what: "--record") }
         if let screenshotDir {
@@ -182,35 +252,49 @@ struct RunCommand: ParsableCommand {
         options.display = display
         options.size =
             requestedSize ?? (trace?.viewportFromTrace == true ? trace?.viewport : nil) ?? ShellOptions.defaultSize
-        options.fullscreen = fullscreen || kiosk
+        options.fullscreen = fullscreen || kiosk || monitor != nil
         options.kiosk = kiosk
+        options.monitor = monitor.map(MonitorChoice.init)
+        options.allowBlanking = allowBlanking
+        options.useSaverSuspend = !saverResetOnly
+        options.adminCornerHold = adminCorners
+        options.adminExit = adminExit
         options.showTouches = showTouches
         options.simulateModifier = simulateModifier
         options.scale = scale
         options.useXInput2 = !coreInput
         options.inputBatchInterval = inputBatchMs / 1000
+        options.icon = WindowIcon(
+            pngs: ResourceLocator.windowIconSizes.compactMap { ResourceLocator.iconPath(size: $0) })
         let shell: X11Shell
         do {
             shell = try X11Shell(options: options)
         } catch {
+            if case .badInput(let why) = error { throw .usage(why) }
             throw .runtime(error.description)
         }
 
-        let scene = DemoScene(size: shell.size, image: picture, classic: classic)
-        // The live window keeps the picture at its drawn size (replays and PNGs draw it exactly).
-        scene.imageCache = ScaledImageCache()
         var shots = 0
         let screenshotDir = self.screenshotDir
-        // Only what is asked for listens: without --log-events no log line is ever formatted.
-        if let log { scene.onLogLine = { log.write($0) } }
-        if let screenshotDir {
-            scene.onTransition = { t in
-                guard t.state == .ended else { return }
-                shots += 1
-                shell.requestScreenshot(
-                    screenshotDir + "/" + Self.twoDigits(shots) + "-" + t.recognizer.name + ".png")
+        let classic = self.classic
+        let operatorLog = kiosk ? OperatorLog() : nil
+        func makeScene(_ picture: DemoImage?) -> DemoScene {
+            let scene = DemoScene(size: shell.size, image: picture, classic: classic)
+            // The live window keeps the picture at its drawn size (replays and PNGs draw it exactly).
+            scene.imageCache = ScaledImageCache()
+            // Only what is asked for listens: without --log-events no log line is ever formatted.
+            if let log { scene.onLogLine = { log.write(operatorLog?.decorate($0) ?? $0) } }
+            if let screenshotDir {
+                scene.onTransition = { t in
+                    guard t.state == .ended else { return }
+                    shots += 1
+                    shell.requestScreenshot(
+                        screenshotDir + "/" + Self.twoDigits(shots) + "-" + t.recognizer.name + ".png")
+                }
             }
+            return scene
         }
+        let scene = makeScene(picture)
         if let recorder {
             let writer = TraceWriter(sink: recorder)
             shell.onInput = { [unowned shell] event in writer.write(event, viewport: shell.size) }
@@ -224,22 +308,37 @@ struct RunCommand: ParsableCommand {
             line.add("height", ready.size.height)
             line.add("scale", ready.scale)
             line.add("xinput", ready.xinputVersion)
-            log?.write(line.text)
+            line.add("batchMs", (ready.inputBatchInterval * 1000).rounded())
+            line.add("pacing", ready.pacing)
+            line.add("refreshHz", (1 / ready.frameInterval * 10).rounded() / 10)
+            log?.write(operatorLog?.decorate(line.text) ?? line.text)
         }
         // Kiosk policy (idle reset, attract tour) is the demo's, around its scene.
         var driven: ShellScene = scene
+        var director: KioskDirector?
+        var runtime: KioskRuntime?
         if kiosk {
-            let director = KioskDirector(scene: scene)
-            director.resetDelay = kioskResetAfter
-            director.tourDelay = kioskTourAfter
-            if !tour.isEmpty {
-                director.tour = { size in
-                    tourViewport.map { Trace.scaled(tour, from: $0, to: size) } ?? tour
-                }
-            }
-            driven = director
+            let d = KioskDirector(scene: scene)
+            runtime = KioskRuntime(
+                director: d, shell: shell, log: log, operatorLog: operatorLog!, base: kioskBase,
+                configFile: kioskConfig,
+                settings: kioskSettings, tour: tour, makeScene: makeScene)
+            director = d
+            driven = d
         }
-        if let trace { shell.play(trace.events, exitWhenDone: exitAfterReplay) }
+        if let trace {
+            // The trace's `set` lines act on the demo's recognizers by name, as in `gestures replay`.
+            let bound: [BoundAction]
+            do throws(TraceError) {
+                bound = try bind(trace.actions, to: scene)
+            } catch {
+                throw .usage(error.description)
+            }
+            shell.onReplayAction = { k in bound[k].applySettings() }
+            shell.play(
+                trace.events, actions: bound.map { ($0.action.position, $0.action.timestamp) },
+                exitWhenDone: exitAfterReplay)
+        }
         // Slow readers: what they have not taken is retried every turn of the loop.
         if log != nil || recorder != nil {
             shell.outputPending = {
@@ -250,171 +349,14 @@ struct RunCommand: ParsableCommand {
         }
         let status = shell.run(scene: driven) {
             if let dir = screenshotDir { _ = shell.writePNG(to: dir + "/final.png") }
-            log?.write(scene.finalLine())
+            let final = (director?.scene ?? scene).finalLine()
+            log?.write(operatorLog?.decorate(final) ?? final)
         }
+        withExtendedLifetime(runtime) {}  // the shell's kiosk callbacks hold it unowned
         log?.drain(seconds: 0.5)
         recorder?.drain(seconds: 0.5)
         return status
     }
 
     private static func twoDigits(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-}
-
-/// A file, a pipe or stdout (`-`) that the live app writes lines to without ever waiting for it
-/// (DESIGN §4.2: each line goes out as it happens). Writes are non-blocking; what a slow reader
-/// has not taken yet waits in a buffer of at most ``limit`` bytes, retried every loop turn
-/// (``flush()``). Ends the process with status 1 and one clear line when the reader is gone
-/// (EPIPE), the disk is full (ENOSPC, EDQUOT), another error occurs, or the reader leaves a full
-/// buffer unread; a regular file then ends on its last whole line (it is truncated there).
-/// Opening a FIFO nobody reads does not block either: it is refused (status 2).
-final class LineSink {
-    private let fd: Int32
-    private let what: String
-    private let isRegularFile: Bool
-    private var pending: [UInt8] = []
-    /// Bytes of whole lines written so far (a regular file is cut back to this on failure).
-    private var committed: Int64 = 0
-    private var written: Int64 = 0
-    /// The most bytes waiting for a slow reader before the app gives up on it.
-    static let limit = 4 << 20
-
-    init(path: String, what: String) throws(CommandFailure) {
-        self.what = what
-        if path == "-" {
-            fd = 1
-        } else {
-            fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK, 0o644)
-            if fd < 0 {
-                let why = errno == ENXIO ? "no process reads the FIFO" : String(cString: strerror(errno))
-                throw .usage("\(what): cannot write \(path): \(why)")
-            }
-        }
-        var st = stat()
-        isRegularFile = fstat(fd, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
-        // stdout may be a blocking pipe or terminal: make it non-blocking too (ours alone).
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-    }
-
-    /// Queues `line` and writes what the reader takes now.
-    func write(_ line: String) {
-        pending.append(contentsOf: line.utf8)
-        pending.append(10)
-        _ = flush()
-        if pending.count > Self.limit {
-            fail("the reader took nothing of the last \(pending.count >> 20) MiB")
-        }
-    }
-
-    /// Writes what it can without waiting; true when bytes are still pending.
-    @discardableResult
-    func flush() -> Bool {
-        var offset = 0
-        pending.withUnsafeBytes { buf in
-            while offset < buf.count {
-                let n = Glibc.write(fd, buf.baseAddress! + offset, buf.count - offset)
-                if n >= 0 {
-                    offset += n
-                    continue
-                }
-                if errno == EINTR { continue }
-                if errno == EAGAIN || errno == EWOULDBLOCK { break }
-                let why = errno == EPIPE ? "the reader is gone" : String(cString: strerror(errno))
-                written += Int64(offset)
-                fail(why)
-            }
-        }
-        written += Int64(offset)
-        if offset > 0 {
-            // Whole lines are out up to the last newline written.
-            if let last = pending[..<offset].lastIndex(of: 10) {
-                committed = written - Int64(offset - last - 1)
-            }
-            pending.removeFirst(offset)
-        }
-        return !pending.isEmpty
-    }
-
-    /// Waits up to `seconds` for a slow reader to take what is pending (at exit).
-    func drain(seconds: Double) {
-        let deadline = MonotonicClock.rawNanoseconds() + UInt64(seconds * 1e9)
-        while flush() {
-            let now = MonotonicClock.rawNanoseconds()
-            guard now < deadline else {
-                fail("the reader did not take the last \(pending.count) bytes within \(seconds) s")
-            }
-            var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-            _ = poll(&p, 1, Int32((deadline - now) / 1_000_000) + 1)
-        }
-    }
-
-    private func fail(_ why: String) -> Never {
-        if isRegularFile { _ = ftruncate(fd, off_t(committed)) }
-        writeAll(2, "gestures: \(what): \(why); stopping\n")
-        exit(1)
-    }
-}
-
-/// Writes the input fed to the scene as a JSON Lines trace (DESIGN.md §4.1): the viewport line
-/// first (the window's size in points at the first event), then one line per touch change,
-/// touchpad pinch event, shake and wait, with the shell's times (seconds since launch, 6
-/// decimals — the very values the scene saw, so `gestures replay` reproduces the live log).
-/// Key commands other than Ctrl+Z are not input and are not recorded; a resize after the first
-/// event is not recorded either (the trace has one viewport).
-@MainActor
-final class TraceWriter {
-    private let sink: LineSink
-    private var wroteViewport = false
-    init(sink: LineSink) { self.sink = sink }
-
-    func write(_ event: InputEvent, viewport: Size) {
-        if !wroteViewport {
-            wroteViewport = true
-            var v = JSONLine()
-            v.add("type", "viewport")
-            v.add("width", viewport.width)
-            v.add("height", viewport.height)
-            sink.write(v.text)
-        }
-        switch event {
-        case .touches(let frame):
-            for c in frame.changes {
-                var l = JSONLine()
-                let type =
-                    switch c.phase {
-                    case .began: "down"
-                    case .moved: "move"
-                    case .ended: "up"
-                    case .cancelled: "cancel"
-                    }
-                l.add("type", type)
-                l.add("t", frame.timestamp)
-                l.add("id", c.id)
-                l.add("x", c.location.x)
-                l.add("y", c.location.y)
-                sink.write(l.text)
-            }
-        case .touchpadPinch(let p):
-            var l = JSONLine()
-            l.add("type", "pinch")
-            l.add("t", p.timestamp)
-            l.add("phase", p.phase.rawValue)
-            l.add("x", p.location.x)
-            l.add("y", p.location.y)
-            l.add("scale", p.scale)
-            l.add("angle", p.angleDelta)
-            sink.write(l.text)
-        case .scroll(let s):
-            sink.write(scrollTraceLine(s))
-        case .shake(let t):
-            var l = JSONLine()
-            l.add("type", "shake")
-            l.add("t", t)
-            sink.write(l.text)
-        case .wait(let t):
-            var l = JSONLine()
-            l.add("type", "wait")
-            l.add("t", t)
-            sink.write(l.text)
-        }
-    }
 }

@@ -76,8 +76,10 @@ extension XServerTests {
                 "stderr: \(app.stderr)")
         }
 
-        @Test("Under systemd: READY=1 after the first frame, then WATCHDOG=1 every half period")
-        func watchdog() throws {
+        @Test(
+            "Under systemd: READY=1 after the first frame, then WATCHDOG=1 every half period; STOPPING=1 at SIGTERM (kiosk too: status 143)",
+            arguments: [[], ["--kiosk"]])
+        func watchdog(arguments: [String]) throws {
             let directory = try TemporaryDirectory(prefix: "gestures-notify")
             let socketPath = directory.file("notify.sock")
             let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
@@ -97,18 +99,37 @@ extension XServerTests {
             var timeout = timeval(tv_sec: 0, tv_usec: 100_000)
             setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             // A 200 ms watchdog: pings every 100 ms.
-            let session = try AppSession(environment: ["NOTIFY_SOCKET": socketPath, "WATCHDOG_USEC": "200000"])
+            let session = try AppSession(
+                arguments: arguments, environment: ["NOTIFY_SOCKET": socketPath, "WATCHDOG_USEC": "200000"])
             defer { session.close() }
-            var messages: [String] = []
-            let start = monotonicNow()
-            while monotonicNow() - start < 1.2 {
-                var buf = [UInt8](repeating: 0, count: 256)
-                let n = recv(fd, &buf, buf.count, 0)
-                if n > 0 { messages.append(String(decoding: buf[0..<n], as: UTF8.self)) }
+            /// The datagrams received within `seconds`, or until `last` arrives.
+            func receive(for seconds: Double, until last: String? = nil) -> [String] {
+                var got: [String] = []
+                let start = monotonicNow()
+                while monotonicNow() - start < seconds && (last == nil || got.last != last) {
+                    var buf = [UInt8](repeating: 0, count: 256)
+                    let n = recv(fd, &buf, buf.count, 0)
+                    if n > 0 { got.append(String(decoding: buf[0..<n], as: UTF8.self)) }
+                }
+                return got
             }
+            let messages = receive(for: 1.2)
             #expect(messages.first?.hasPrefix("READY=1") == true, "\(messages)")
             let pings = messages.filter { $0 == "WATCHDOG=1" }.count
             #expect(pings >= 7 && pings <= 14, "\(pings) pings in 1.2 s: \(messages)")
+            if !arguments.isEmpty {
+                // A kiosk's SIGHUP reloads: RELOADING=1 (with MONOTONIC_USEC), then READY=1.
+                session.app.process.signal(SIGHUP)
+                let got = receive(for: 2, until: "READY=1")
+                let reload = got.filter { $0 != "WATCHDOG=1" }
+                #expect(
+                    reload.count == 2 && reload[0].hasPrefix("RELOADING=1\nMONOTONIC_USEC=") && reload[1] == "READY=1",
+                    "\(got)")
+            }
+            session.app.process.signal(SIGTERM)
+            let stopping = receive(for: 2, until: "STOPPING=1").last == "STOPPING=1"
+            #expect(stopping, "no STOPPING=1 after SIGTERM")
+            #expect(session.app.waitForExit(timeout: 5) == (arguments.isEmpty ? 0 : 143))
         }
     }
 }

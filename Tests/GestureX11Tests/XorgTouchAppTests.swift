@@ -8,15 +8,15 @@ import Testing
 
 /// `gestures run` on Xorg + dummy + inputtest, with a started session's touch and touchpad
 /// devices at hand.
-private final class TouchSession {
+final class TouchSession {
     let server: XorgInputTest
     let session: AppSession
     var app: GesturesApp { session.app }
 
-    init() throws {
+    init(arguments: [String] = []) throws {
         let server = try XorgInputTest()
         self.server = server
-        session = try AppSession(display: server.display) { server.stop() }
+        session = try AppSession(display: server.display, arguments: arguments) { server.stop() }
     }
 
     func close() { session.close() }

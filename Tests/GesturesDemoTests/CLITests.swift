@@ -139,6 +139,37 @@ struct CLITests {
         }
     }
 
+    @Test("Every kiosk option is in run --help with its default, and in the man page")
+    func kioskOptionsDocumented() throws {
+        let help = try CLI.run(["run", "--help"]).stdout
+        let joined = help.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for (option, fallback) in [
+            ("--kiosk-reset-after <S>", "(default: 60.0)"), ("--kiosk-tour-after <S>", "(default: 90.0)"),
+            ("--kiosk-tour <TRACE>", "default: the bundled one"), ("--kiosk-config <FILE>", "(default: none)"),
+            ("--allow-blanking", "(default: held off)"), ("--admin-chord <CHORD>", "(default: ctrl+alt+shift+q)"),
+            ("--admin-hold <S>", "(default: 2.0)"), ("--admin-corners <S>", "(default: 5.0)"),
+            ("--admin-pin <DIGITS>", "(default: $GESTURES_ADMIN_PIN, else none)"),
+            ("--monitor <NAME|INDEX|primary>", "(default: the whole X screen)"),
+        ] {
+            let at = try #require(joined.range(of: option), "\(option) is not in run --help")
+            let rest = joined[at.upperBound...].prefix(260)
+            #expect(rest.contains(fallback), "\(option): no \(fallback) in \(rest)")
+        }
+        let man = try String(contentsOfFile: repoRoot + "/dist/gestures.1", encoding: .utf8)
+        // The page is generated from the command definitions (scripts/make-man): mdoc's
+        // `.It Fl -option` lines.
+        for option in [
+            "kiosk-reset-after", "kiosk-tour-after", "kiosk-tour", "kiosk-config", "allow-blanking",
+            "admin-chord", "admin-hold", "admin-corners", "admin-pin", "monitor",
+        ] {
+            #expect(
+                man.contains(".It Fl -\(option) ") || man.contains(".It Fl -\(option)\n"),
+                "--\(option) is not in dist/gestures.1")
+        }
+        #expect(man.contains(".It Em monitors"), "gestures monitors is not in dist/gestures.1")
+        #expect(try CLI.run(["monitors", "--help"]).status == 0)
+    }
+
     @Test func resourcesFromTheEnvironment() throws {
         // A folder without flower.png: the replay still works (a placeholder is drawn).
         let r = try CLI.run(["layout"], environment: ["GESTURES_RESOURCES": scratch + "/none"])
@@ -179,8 +210,11 @@ struct CLITests {
             ["replay", "@tap", "--size", "axb"],
             #"gestures: --size: expected WIDTHxHEIGHT with positive numbers of points (like 1024x768), got "axb""#
         ),
-        (["layout", "--image", "/nonexistent/x.png"], "gestures: /nonexistent/x.png: file not found"),
-        (["replay", "@tap", "--image", "@tap"], "gestures: @tap: out of memory"),
+        (
+            ["layout", "--image", "/nonexistent/x.png"],
+            "gestures: /nonexistent/x.png: no such file; expected a PNG or JPEG image"
+        ),
+        (["replay", "@tap", "--image", "@tap"], "gestures: @tap: expected a PNG or JPEG image; this file is neither"),
         (
             ["replay", "@tap", "--recognizers", "/nonexistent/spec.json"],
             "gestures: /nonexistent/spec.json: no such file"
@@ -216,6 +250,24 @@ struct CLITests {
             ["run", "--kiosk-reset-after", "0"],
             "gestures: --kiosk-reset-after: expected a positive number of seconds, got 0.0 (see gestures --help)"
         ),
+        // Kiosk settings are checked before any window shows (issue 7).
+        (
+            ["run", "--kiosk", "--admin-pin", "12"],
+            "gestures: --admin-pin (or GESTURES_ADMIN_PIN): expected 4 to 12 digits"
+        ),
+        (
+            ["run", "--kiosk", "--admin-chord", "q"],
+            #"gestures: --admin-chord: a letter or digit needs at least one modifier (a visitor's keyboard types it): "q""#
+        ),
+        (
+            ["run", "--kiosk", "--kiosk-config", "@badconf"],
+            #"gestures: @badconf:2: reset-after: expected a positive number of seconds, got "soon""#
+        ),
+        (
+            ["run", "--kiosk", "--kiosk-config", "@badkey"],
+            #"gestures: @badkey:1: unknown key "delay" (expected image, reset-after, tour-after, tour)"#
+        ),
+        (["run", "--admin-pin", "1234"], "gestures: --admin-pin needs --kiosk (see gestures --help)"),
         (
             ["replay", "@badspec", "--recognizers", "@object"],
             #"gestures: @object:1: expected an array of recognizer objects or an object with "views" and "recognizers", got one recognizer object (put it in [ ])"#
@@ -228,6 +280,8 @@ struct CLITests {
             "@badknob": write("badknob.json", #"[{"kind":"tap","numberOfTapsRequired":"two"}]"#),
             "@object": write("object.json", #"{"kind":"tap"}"#),
             "@badref": write("badref.json", #"[{"kind":"tap","name":"single","requireToFail":["doble"]}]"#),
+            "@badconf": write("bad.conf", "# kiosk\nreset-after = soon\n"),
+            "@badkey": write("badkey.conf", "delay = 3\n"),
         ]
         let args = arguments.map { files[$0] ?? $0 }
         var expected = message

@@ -104,6 +104,12 @@ struct DamageTests {
                 scene, into: live, scale: scale, overlay: step.overlay, drawnOverlay: drawnOverlay,
                 showTouches: showTouches, full: false)
             drawnOverlay = step.overlay
+            // The whole frame starts from magenta: a pixel the renderer leaves unpainted (the
+            // background is not painted under the opaque picture copy) shows.
+            let c = cairo_create(whole)!
+            cairo_set_source_rgb(c, 1, 0, 1)
+            cairo_paint(c)
+            cairo_destroy(c)
             _ = DamageDrawing.draw(
                 twin, into: whole, scale: scale, overlay: step.overlay, drawnOverlay: [], showTouches: showTouches,
                 full: true)

@@ -63,4 +63,42 @@ struct KioskDirectorTests {
         Self.run(d, to: 8.0)
         #expect(d.isTouring)
     }
+
+    @Test(
+        "Operator events: reset, tourStart, tourStop by a visitor, tourEnd; tour input is marked; a new scene stops the tour"
+    )
+    func events() throws {
+        let size = Size(width: 1024, height: 768)
+        let scene = DemoScene(size: size)
+        let d = KioskDirector(scene: scene)
+        d.resetDelay = 1
+        d.tourDelay = 2
+        d.tourGap = 0.5
+        let c = scene.layout.image.center
+        d.tour = { _ in stroke(start: 0, steps: 20, dt: 0.03, [lerp(c, Point(x: c.x + 60, y: c.y))]) }
+        var events: [String] = []
+        d.onEvent = { e, t in events.append("\(e)@\(t)") }
+        var sources: [Bool] = []
+        scene.onLogLine = { line in if line.contains("\"gesture\"") { sources.append(d.tourDrivesInput) } }
+        d.resize(to: size, at: 0)
+        Self.run(d, to: 2.3)
+        #expect(events == ["tourStart@2.0"], "no reset without activity: \(events)")
+        #expect(!sources.isEmpty && sources.allSatisfy { $0 }, "tour lines not marked: \(sources)")
+        d.noteActivity(at: 2.35)
+        #expect(events.last == "tourStop@2.35", "\(events)")
+        #expect(sources.last == true, "the stop's cancel lines are the tour's")
+        // Nobody: the tour again at 4.35, to its end (0.6 s of events + 1 s tail).
+        Self.run(d, to: 6.0)
+        #expect(events.suffix(3).map { $0.prefix { $0 != "@" } } == ["reset", "tourStart", "tourEnd"], "\(events)")
+        // A reload's new scene while the tour plays: it stops, and the timers start again.
+        Self.run(d, to: 6.6)
+        #expect(d.isTouring)
+        let fresh = DemoScene(size: size)
+        d.replace(scene: fresh, at: 6.7)
+        #expect(!d.isTouring && d.scene === fresh && events.last == "tourStop@6.7", "\(events)")
+        Self.run(d, to: 8.6)
+        #expect(!d.isTouring, "the tour before 2 s after the reload")
+        Self.run(d, to: 8.8)
+        #expect(d.isTouring)
+    }
 }

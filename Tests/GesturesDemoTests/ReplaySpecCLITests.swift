@@ -108,4 +108,19 @@ struct ReplaySpecCLITests {
         #expect(r.stdout == "")
         #expect(r.stderr == expected + "\n")
     }
+
+    /// `gestures run --replay` binds the trace's `set` lines to the demo's recognizers as the
+    /// headless replay does: a bad one is status 2 before any window (here there is no display
+    /// at all, which would be status 1).
+    @Test func runReplayRefusesBadSetLines() throws {
+        let trace = write(
+            "cli-run-set.jsonl", Self.trace(#"{"type":"set","t":0.1,"recognizer":"pann","isEnabled":false}"#))
+        let r = try CLI.run(["run", "--replay", trace], environment: ["DISPLAY": ":9999"])
+        #expect(r.status == 2)
+        #expect(
+            r.stderr
+                == "gestures: \(trace):3: unknown recognizer \"pann\" (expected one of tap, swipeRight, swipeLeft, "
+                + "swipeUp, swipeDown, pinch, rotation, shake, imagePan, imagePinch, imageRotation, imageLongPress, "
+                + "edgePan, imageDoubleTap)\n")
+    }
 }

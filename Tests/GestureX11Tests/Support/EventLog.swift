@@ -55,6 +55,7 @@ struct LogLine: CustomStringConvertible {
     var label: String? { object["label"] as? String }
     var direction: String? { object["direction"] as? String }
     func number(_ key: String) -> Double? { (object[key] as? NSNumber)?.doubleValue }
+    func string(_ key: String) -> String? { object[key] as? String }
     var x: Double? { number("x") }
     var y: Double? { number("y") }
     var location: LayoutPoint? {

@@ -214,7 +214,8 @@ final class XConnection {
 
     // MARK: - Windows
 
-    private func property(_ window: Window, _ name: String) -> [UInt] {
+    /// A 32-bit property's values (Xlib hands them over as C longs), at most `longs` of them.
+    func property(_ window: Window, _ name: String, longs: Int = 1024) -> [UInt] {
         let atom = XInternAtom(display, name, 1)
         guard atom != 0 else { return [] }
         var actualType: Atom = 0
@@ -223,7 +224,7 @@ final class XConnection {
         var after: UInt = 0
         var data: UnsafeMutablePointer<UInt8>?
         let status = XGetWindowProperty(
-            display, window, atom, 0, 1024, 0, Atom(AnyPropertyType), &actualType, &format,
+            display, window, atom, 0, longs, 0, Atom(AnyPropertyType), &actualType, &format,
             &count, &after, &data)
         guard status == Success, let data else { return [] }
         defer { XFree(data) }
@@ -301,14 +302,21 @@ final class XConnection {
 
     /// Asks the window to close, as a window manager's close button does (WM_DELETE_WINDOW).
     func sendDeleteWindow(_ window: Window) {
+        let delete = XInternAtom(display, "WM_DELETE_WINDOW", 0)
+        sendClientMessage(window, "WM_PROTOCOLS", (Int(bitPattern: delete), 0, 0, 0, 0), to: window, mask: 0)
+    }
+
+    /// A 32-bit client message of `type` about `window`, sent to `destination` with `mask`.
+    func sendClientMessage(
+        _ window: Window, _ type: String, _ data: (Int, Int, Int, Int, Int), to destination: Window, mask: Int
+    ) {
         var event = XEvent()
         event.xclient.type = ClientMessage
         event.xclient.window = window
-        event.xclient.message_type = XInternAtom(display, "WM_PROTOCOLS", 0)
+        event.xclient.message_type = XInternAtom(display, type, 0)
         event.xclient.format = 32
-        let delete = XInternAtom(display, "WM_DELETE_WINDOW", 0)
-        event.xclient.data.l = (Int(bitPattern: delete), 0, 0, 0, 0)
-        XSendEvent(display, window, 0, 0, &event)
+        event.xclient.data.l = data
+        XSendEvent(display, destination, 0, mask, &event)
         sync()
     }
 

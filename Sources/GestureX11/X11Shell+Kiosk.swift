@@ -1,0 +1,153 @@
+import CXCB
+import GestureKit
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// The kiosk, as far as the shell goes: the screen kept on, close requests refused, the admin
+/// exit, and exit statuses a supervisor can act on.
+///
+/// - **Screen on.** MIT-SCREEN-SAVER 1.1 `Suspend` while the kiosk runs (the server then runs
+///   neither the screen saver nor DPMS, whatever `xset s` / `xset dpms` say, the attract tour
+///   included — it is fed inside the app, so the server sees no input); released at exit (and
+///   by the server when the connection goes). `--allow-blanking` (``ShellOptions/allowBlanking``)
+///   leaves the saver alone. A server without the extension (or older than 1.1): one warning
+///   line, and the saver is reset (`ForceScreenSaver Reset`, as if input had come) at half its
+///   timeout instead.
+/// - **Locked down.** `WM_DELETE_WINDOW` (a WM's close button, Alt+F4, `xdotool windowclose`
+///   through a WM) and `_NET_CLOSE_WINDOW` (`wmctrl -c`) are refused, each with one stderr
+///   line and ``ShellKioskEvent/closeRefused(_:)``. The quit keys are off (``KeyBindings``).
+/// - **Admin exit** (``AdminExit``): the chord held, or two fingers held in opposite corners
+///   (``CornerPress``, for a table without a keyboard), then the PIN if one is set; status 0.
+/// - **Every other end is non-zero**, so `Restart=on-failure` restarts it too: SIGTERM and
+///   SIGINT end with 128 + the signal (143, 130: the shell's convention, which systemd's
+///   `SuccessExitStatus=143` accepts for `systemctl stop`); the window destroyed by another
+///   client (`xkill`-like tools): status 1 with one line; a lost X connection: status 1.
+///   SIGHUP does not end a kiosk: it calls ``X11Shell/onHangup`` (reload, reopen the log).
+extension X11Shell {
+    /// Kiosk set-up after the window exists: screen saver, notifications, admin chord.
+    func setUpKiosk() {
+        x.intern(["_NET_CLOSE_WINDOW", "_NET_WM_FULLSCREEN_MONITORS", "_NET_SUPPORTED"])
+        if options.fullscreen || options.kiosk { watchScreenChanges() }
+        guard options.kiosk else { return }
+        admin = options.adminExit ?? (try? AdminExit())
+        if options.adminCornerHold > 0 { corners = CornerPress(hold: options.adminCornerHold) }
+        if !options.allowBlanking { suspendScreenSaver(true) }
+    }
+
+    /// MIT-SCREEN-SAVER suspend (true) or release (false).
+    func suspendScreenSaver(_ on: Bool) {
+        guard on else {
+            if saverSuspended { xcb_screensaver_suspend(x.raw, 0) }
+            saverSuspended = false
+            return
+        }
+        var version: (major: UInt16, minor: UInt16)?
+        if options.useSaverSuspend, let ext = gestures_screensaver_extension(x.raw), ext.pointee.present != 0,
+            let v = xcb_screensaver_query_version_reply(x.raw, xcb_screensaver_query_version(x.raw, 1, 1), nil)
+        {
+            version = (v.pointee.server_major_version, v.pointee.server_minor_version)
+            free(v)
+        }
+        x.exitIfBroken()
+        guard let version, version.major > 1 || version.minor >= 1 else {
+            writeStderr(
+                "gestures: warning: the X server has no MIT-SCREEN-SAVER 1.1 (suspend); resetting the saver instead")
+            saverResetAt = clock.now()
+            return
+        }
+        xcb_screensaver_suspend(x.raw, 1)
+        saverSuspended = true
+    }
+
+    /// Resets the screen saver when it is due (servers without MIT-SCREEN-SAVER 1.1): at half
+    /// the server's saver timeout (`xset s`, read each time: it may change), at most every 20 s.
+    func resetSaverIfDue(now: Double) {
+        guard let due = saverResetAt, now >= due else { return }
+        xcb_force_screen_saver(x.raw, UInt8(XCB_SCREEN_SAVER_RESET.rawValue))
+        var interval = 20.0
+        if let r = xcb_get_screen_saver_reply(x.raw, xcb_get_screen_saver(x.raw), nil) {
+            if r.pointee.timeout > 0 { interval = min(interval, max(0.5, Double(r.pointee.timeout) / 2)) }
+            free(r)
+        }
+        x.exitIfBroken()
+        saverResetAt = now + interval
+    }
+
+    /// A client message to the window (or, in kiosk mode, to the root about the window).
+    func clientMessage(_ m: xcb_client_message_event_t) {
+        let deleteWindow = m.type == x.atom("WM_PROTOCOLS") && m.data.data32.0 == x.atom("WM_DELETE_WINDOW")
+        let netClose = m.type == x.atom("_NET_CLOSE_WINDOW") && m.window == xid
+        guard deleteWindow || netClose else { return }
+        if !options.kiosk {
+            if deleteWindow { quit(status: 0) }
+            return
+        }
+        let what = deleteWindow ? "WM_DELETE_WINDOW" : "_NET_CLOSE_WINDOW"
+        writeStderr("gestures: kiosk: refused a close request (\(what)); use the admin exit")
+        onKioskEvent?(.closeRefused(what))
+    }
+
+    /// The window was destroyed by another client.
+    func windowDestroyedByOther() {
+        windowDestroyed = true
+        if options.kiosk {
+            writeStderr("gestures: kiosk: the window was destroyed by another client")
+            quit(status: 1)
+        } else {
+            quit(status: 0)
+        }
+    }
+
+    /// Offers a key to the admin exit (kiosk only); true when it took the key.
+    func adminKey(keysym: UInt, pressed: Bool, modifiers: UInt32, repeated: Bool, at t: Double) -> Bool {
+        guard admin != nil else { return false }
+        guard pressed else {
+            admin!.keyReleased(keysym: keysym)
+            return admin!.asksForPIN
+        }
+        let (taken, outcome) = admin!.keyPressed(keysym: keysym, modifiers: modifiers, repeated: repeated, at: t)
+        if let outcome { adminOutcome(outcome) }
+        return taken
+    }
+
+    /// Runs the admin exit's timers.
+    func runAdminTimer(now: Double) {
+        if let d = admin?.deadline, now >= d, let outcome = admin!.advance(to: now) { adminOutcome(outcome) }
+        if corners?.advance(to: now) == true, admin != nil { adminOutcome(admin!.gestureCompleted(at: now)) }
+    }
+
+    private func adminOutcome(_ outcome: AdminExit.Outcome) {
+        onKioskEvent?(.admin(outcome))
+        switch outcome {
+        case .exit:
+            writeStderr("gestures: kiosk: admin exit")
+            quit(status: 0)
+        case .pinRequested: writeStderr("gestures: kiosk: admin exit: type the PIN and Enter")
+        case .pinRejected: writeStderr("gestures: kiosk: admin exit refused (wrong PIN, Escape or timeout)")
+        }
+    }
+
+    /// SIGINT and SIGTERM end the loop (status 0; a kiosk 128 + the signal); SIGHUP calls
+    /// ``onHangup`` when set, else ends like the others. Whatever the loop was doing: the pipe
+    /// is watched in every state, and no drawing or output waits without a bound.
+    func handleSignal(_ signal: Int32) {
+        if signal == SIGHUP, let onHangup {
+            watchdog?.reloading()
+            onHangup()
+            watchdog?.reloaded()
+            return
+        }
+        quit(status: options.kiosk ? 128 + signal : 0)
+    }
+}
+
+extension X11Shell {
+    /// Draws the whole window at the next frame (after the scene was replaced).
+    public func redrawAll() {
+        forceRedraw = true
+    }
+}

@@ -1,0 +1,34 @@
+import ArgumentParser
+import GestureX11
+
+/// `gestures monitors`: the X screen's monitors, one a line, in the server's order (the index
+/// `--monitor` takes): `INDEX NAME WIDTHxHEIGHT+X+Y`, then `primary` for the primary one —
+/// `0 HDMI-1 1920x1080+0+0 primary`. (The order and numbering are `xrandr --listmonitors`'.)
+struct MonitorsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "monitors",
+        abstract: "List the X screen's monitors (for --monitor): index, name, geometry, primary.",
+        discussion: """
+            Monitors are RandR 1.5's (outputs, or rectangles set with xrandr --setmonitor); a \
+            server without RandR 1.5, or one running classic Xinerama over several screens, lists \
+            Xinerama's screens (xinerama-0, xinerama-1, …); one with neither has one, "screen", \
+            the whole screen.
+            Exit status: 0, or 1 when the display cannot be opened.
+            """)
+
+    @Option(name: .long, help: ArgumentHelp("The X display (default: $DISPLAY).", valueName: "NAME"))
+    var display: String?
+
+    func run() throws {
+        let monitors = try MainActor.assumeIsolated { () throws(CommandFailure) -> [Monitor] in
+            do throws(ShellError) {
+                return try X11Shell.monitors(display: display)
+            } catch {
+                throw .runtime(error.description)
+            }
+        }
+        for (i, m) in monitors.enumerated() {
+            writeLine("\(i) \(m.name) \(m.geometry)" + (m.primary ? " primary" : ""))
+        }
+    }
+}
