@@ -89,7 +89,7 @@ public final class X11Shell {
     public var onKioskEvent: ((ShellKioskEvent) -> Void)?
     /// SIGHUP: when set, called instead of ending the loop (a kiosk reloads its configuration).
     public var onHangup: (() -> Void)?
-    /// Called when a replay started with ``play(_:exitWhenDone:)`` is over (its last event and
+    /// Called when a replay started with ``play(_:actions:exitWhenDone:)`` is over (its last event and
     /// a second of tail); with `exitWhenDone` the shell then quits with status 0.
     public var onReplayFinished: (() -> Void)?
     /// Called when a timed action of ``play(_:actions:exitWhenDone:)`` is due (its index).
