@@ -16,5 +16,9 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
             fatalError("decoded an event that does not fit its buffer: \(result)")
         }
     }
+    // The scroll valuator reader: any valuator numbers, never a read outside the event.
+    if size > 0, let first = data?[0] {
+        _ = XI2Decoder.motionValuators(bytes, xiOpcode: xiOpcode, Int(first % 70), Int(first / 3))
+    }
     return 0
 }

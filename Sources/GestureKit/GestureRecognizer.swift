@@ -312,6 +312,7 @@ open class GestureRecognizer {
                 i += 1
             }
         }
+        if next == .failed, let d = dispatcher, let hook = d.onFailure { hook(self) }
         // Built only for a listener (it holds the recognizer: building it costs a retain).
         if let d = dispatcher, d.onTransition != nil {
             d.report(

@@ -58,11 +58,13 @@ public struct TouchpadPinch: Hashable, Sendable {
     }
 }
 
-/// Everything the dispatcher can be fed, in time order: touch frames, touchpad pinch events,
+/// Everything the dispatcher can be fed, in time order: touch frames, touchpad pinch events, scrolls,
 /// motion (shake) and bare clock advances (`wait`).
 public enum InputEvent: Hashable, Sendable {
     case touches(TouchFrame)
     case touchpadPinch(TouchpadPinch)
+    /// A wheel click or smooth-scroll step (or a scroll-zoom, with Ctrl).
+    case scroll(ScrollInput)
     /// A shake (UIKit: `motionEnded(.motionShake, …)`).
     case shake(timestamp: Double)
     /// Advance the clock (timers fire) with no input.
@@ -72,6 +74,7 @@ public enum InputEvent: Hashable, Sendable {
         switch self {
         case .touches(let f): f.timestamp
         case .touchpadPinch(let p): p.timestamp
+        case .scroll(let s): s.timestamp
         case .shake(let t): t
         case .wait(let t): t
         }

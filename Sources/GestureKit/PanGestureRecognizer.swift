@@ -21,6 +21,16 @@ public class PanGestureRecognizer: GestureRecognizer {
     }
     /// The movement that begins the gesture: 10 pt.
     @exclusivity(unchecked) public var minimumMovement = 10.0
+    /// UIKit: `allowedScrollTypesMask` (default none): the scroll input this pan takes, from the
+    /// view under the pointer (``TouchDispatcher/handle(_:)-(ScrollInput)``). A scroll sequence
+    /// pans like a finger: it begins at the first event that moves (no 10 pt threshold, as on
+    /// iPadOS), `translation` is the sum of the events' deltas, `velocity` is fitted over them
+    /// as for touches, and it ends ``TouchDispatcher/scrollEndDelay`` after the last event (by
+    /// then the velocity reads zero: a scroll leaves no fling). `numberOfTouches` reads 0.
+    @exclusivity(unchecked) public var allowedScrollTypesMask: ScrollTypeMask = []
+    /// The type of the scroll sequence in progress (nil: none).
+    @exclusivity(unchecked) public private(set) var scrollType: ScrollType?
+    @exclusivity(unchecked) private var scrollTranslation = Vector.zero
 
     /// Window-space translation accumulated before the current base.
     @exclusivity(unchecked) var offset = Vector.zero
@@ -108,6 +118,7 @@ public class PanGestureRecognizer: GestureRecognizer {
 
     /// Translation in window points.
     var windowTranslation: Vector {
+        if scrollType != nil { return offset + scrollTranslation }
         guard let base else { return offset }
         let (c, n) = countedCentroid()
         if n == 0 || n != baseCount { return offset + (lastCentroid - base) }
@@ -144,6 +155,12 @@ public class PanGestureRecognizer: GestureRecognizer {
     /// `translation` is in `view`'s coordinate space (`nil`: window points).
     public func setTranslation(_ translation: Vector, in view: View?) {
         let w = view.map { translation.applying($0.localToWindow) } ?? translation
+        if scrollType != nil {
+            offset = w
+            scrollTranslation = .zero
+            tracker.reset()
+            return
+        }
         let (c, n) = countedCentroid()
         offset = w
         base = c
@@ -214,7 +231,38 @@ public class PanGestureRecognizer: GestureRecognizer {
         }
     }
 
+    public override var numberOfTouches: Int { scrollType != nil ? 0 : super.numberOfTouches }
+
+    // MARK: Scroll input (TouchDispatcher+Scroll.swift)
+
+    func scrollBegan(type: ScrollType) {
+        scrollType = type
+        scrollTranslation = .zero
+        tracker.reset()
+    }
+
+    func scrolled(by delta: Vector) {
+        scrollTranslation = scrollTranslation + delta
+        let t = offset + scrollTranslation
+        tracker.add(time: now, x: t.dx, y: t.dy)
+        if state == .possible {
+            if t != .zero { state = .began }
+        } else if state.isActive {
+            state = .changed
+        }
+    }
+
+    func scrollEnded(cancelled: Bool) {
+        if state.isActive {
+            state = cancelled ? .cancelled : .ended
+        } else if state == .possible {
+            state = .failed
+        }
+    }
+
     public override func reset() {
+        scrollType = nil
+        scrollTranslation = .zero
         centroidEpoch = 0
         offset = .zero
         base = nil

@@ -7,6 +7,12 @@ extension TouchDispatcher {
         let t = beginInstant(event.timestamp)
         var e = event
         e.timestamp = t
+        deliver(e)
+        endInstant(t)
+    }
+
+    /// A touchpad pinch event inside an instant (also a scroll-zoom's, synthesized).
+    func deliver(_ e: TouchpadPinch) {
         if e.phase == .begin {
             for r in touchpadRecognizers where r.touchpadActive {
                 // A begin without an end: finish the previous gesture first (a recognizer that
@@ -18,10 +24,7 @@ extension TouchDispatcher {
             }
             touchpadRecognizers.removeAll()
             housekeeping()
-            guard e.location.isFinite else {
-                endInstant(t)
-                return
-            }
+            guard e.location.isFinite else { return }
             let serial = nextSerial()
             var v = root.hitTest(e.location.applying(root.localToSuperview.inverted()))
             while let view = v {
@@ -45,7 +48,6 @@ extension TouchDispatcher {
             for r in touchpadRecognizers { r.touchpadActive = false }
             touchpadRecognizers.removeAll()
         }
-        endInstant(t)
     }
 
     /// A shake: every enabled shake recognizer in the tree recognizes. UIKit:

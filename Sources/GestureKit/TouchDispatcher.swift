@@ -26,6 +26,11 @@ public final class TouchDispatcher {
     public let scheduler = Scheduler()
     /// Called for every state transition, in order, after the recognizer's actions ran.
     @exclusivity(unchecked) public var onTransition: ((GestureTransition) -> Void)?
+    /// Called when a recognizer fails, before its `failed` transition is reported (so what the
+    /// callback changes shows in that log line). UIKit has no such callback (an app observes
+    /// `state`, and failures fire no actions): this is how an app says why a gesture did not
+    /// happen ("Swipe faster"). Cheap: nothing is built for it.
+    @exclusivity(unchecked) public var onFailure: ((GestureRecognizer) -> Void)?
     /// The touches currently down.
     @exclusivity(unchecked) public private(set) var activeTouches: [Touch] = []
     /// Decides every state transition and who wins; its members are the recognizers taking part
@@ -39,6 +44,13 @@ public final class TouchDispatcher {
     @exclusivity(unchecked) private var frameCount = 0
     /// The recognizers taking the current touchpad gesture (TouchDispatcher+Motion.swift).
     @exclusivity(unchecked) var touchpadRecognizers: [GestureRecognizer] = []
+    /// The pan recognizers taking the current scroll sequence, and its end timer
+    /// (TouchDispatcher+Scroll.swift).
+    @exclusivity(unchecked) var scrollRecognizers: [PanGestureRecognizer] = []
+    @exclusivity(unchecked) var scrollEnd: Scheduler.Token?
+    /// The current scroll-zoom: its accumulated scale, and its end timer.
+    @exclusivity(unchecked) var scrollZoomScale: Double?
+    @exclusivity(unchecked) var scrollZoomEnd: Scheduler.Token?
     @exclusivity(unchecked) private var viewScratch: [Touch] = []
     /// Reuse of the last frame's grouping: a frame whose touch list is the last frame's (every
     /// entry kept in place), all of them moves as they all were then, with no touch list of a
@@ -69,6 +81,7 @@ public final class TouchDispatcher {
         switch event {
         case .touches(let frame): handle(frame)
         case .touchpadPinch(let p): handle(p)
+        case .scroll(let e): handle(e)
         case .shake(let t): handleShake(at: t)
         case .wait(let t): advance(to: t)
         }
@@ -78,7 +91,11 @@ public final class TouchDispatcher {
     public func advance(to time: Double) {
         guard time.isFinite else { return }
         if needsHousekeeping { housekeeping() }
-        scheduler.advance(to: time, inclusive: true) { self.housekeeping() }
+        if scheduler.advance(to: time, inclusive: true, afterEach: { self.housekeeping() }) {
+            // What the timers changed is an instant of its own (a scroll sequence ending moves
+            // a TransformGestures view).
+            notifyInstantObservers()
+        }
     }
 
     /// Starts an input instant: the time it happens at (never earlier than now), after the
@@ -88,7 +105,10 @@ public final class TouchDispatcher {
         // from its hold) is swept before anything else happens.
         if needsHousekeeping { housekeeping() }
         let t = timestamp.isFinite ? max(timestamp, scheduler.now) : scheduler.now
-        scheduler.advance(to: t, inclusive: false) { self.housekeeping() }
+        if scheduler.advance(to: t, inclusive: false, afterEach: { self.housekeeping() }) {
+            // What those timers changed is done before the new input is seen.
+            notifyInstantObservers()
+        }
         return t
     }
 
@@ -96,6 +116,10 @@ public final class TouchDispatcher {
     func endInstant(_ t: Double) {
         if needsHousekeeping { housekeeping() }
         scheduler.advance(to: t, inclusive: true) { self.housekeeping() }
+        notifyInstantObservers()
+    }
+
+    private func notifyInstantObservers() {
         var i = 0
         while i < instantObservers.count {
             instantObservers[i].inputInstantEnded()

@@ -34,6 +34,9 @@ public final class TransformGestures {
     public let rotation: RotationGestureRecognizer
     /// Called after every change of the view's place (once per input instant).
     @exclusivity(unchecked) public var onChange: ((TransformGestures) -> Void)?
+    /// Called when the session ends (none of the three is active any more), after the last
+    /// ``onChange``: where an app starts a fling or a spring back.
+    @exclusivity(unchecked) public var onSessionEnd: ((TransformGestures) -> Void)?
     @exclusivity(unchecked) private var dirty = false
     /// The dispatcher this helper registered with (at its first action).
     @exclusivity(unchecked) private unowned(unsafe) var registeredWith: TouchDispatcher?
@@ -54,6 +57,30 @@ public final class TransformGestures {
     @exclusivity(unchecked) private var panOffset = Vector.zero
     @exclusivity(unchecked) private var scaleOffset = 1.0
     @exclusivity(unchecked) private var angleOffset = 0.0
+    /// The view's transform scale when the session (re)started, and the un-banded scale the
+    /// gestures had brought it to then (they differ while a rubber band stretches it).
+    @exclusivity(unchecked) private var sessionViewScale = 1.0
+    @exclusivity(unchecked) private var sessionRawScale = 1.0
+    @exclusivity(unchecked) private var lastRawScale = 1.0
+    @exclusivity(unchecked) private var lastShownScale = 1.0
+
+    /// UIKit: `UIScrollView.minimumZoomScale` / `maximumZoomScale` (default 0 and ∞: no limits),
+    /// for the scale of the view's `transform`. Past a limit the pinch's scale is shown through
+    /// ``ScrollPhysics/rubberBandScale(_:minimum:maximum:)`` (UIKit's `bouncesZoom`): it follows the
+    /// fingers with growing resistance and never beyond twice the maximum or half the minimum.
+    /// Deviation: the spring back to the limit when the gesture ends is the app's to animate
+    /// (``isOutsideScaleLimits`` says whether it is needed); this helper has no clock.
+    @exclusivity(unchecked) public var minimumScale = 0.0
+    @exclusivity(unchecked) public var maximumScale = Double.infinity
+
+    /// Whether the view's transform scale is outside ``minimumScale``…``maximumScale`` (stretched
+    /// by the rubber band).
+    public var isOutsideScaleLimits: Bool {
+        let s = view.transform.scale
+        return s < minimumScale || s > maximumScale
+    }
+
+    private var hasScaleLimits: Bool { minimumScale > 0 || maximumScale < .infinity }
 
     /// Adds the three recognizers to `view` (new ones unless given: e.g. named ones for a log).
     public init(
@@ -103,7 +130,7 @@ public final class TransformGestures {
     /// gesture goes on from there.
     public func restartSession() {
         guard inSession else { return }
-        startSession()
+        startSession(continuing: false)
         panOffset = panIn ? panValue : .zero
         scaleOffset = pinchIn ? scaleValue : 1
         angleOffset = rotationIn ? angleValue : 0
@@ -144,6 +171,7 @@ public final class TransformGestures {
         }
         if inSession && !pan.state.isActive && !pinch.state.isActive && !rotation.state.isActive {
             inSession = false
+            onSessionEnd?(self)
         }
     }
 
@@ -164,6 +192,7 @@ public final class TransformGestures {
     /// A gesture begins: bring the view up to date with the others' values, then start the
     /// session again from here with the beginning gesture joined.
     private func rebase(join: () -> Void) {
+        let continuing = inSession
         if inSession && dirty { apply() }
         if !inSession {
             panIn = false
@@ -175,16 +204,27 @@ public final class TransformGestures {
         }
         join()
         inSession = true
-        startSession()
+        startSession(continuing: continuing)
         panOffset = panIn ? panValue : .zero
         scaleOffset = pinchIn ? scaleValue : 1
         angleOffset = rotationIn ? angleValue : 0
         updatePivot()
     }
 
-    private func startSession() {
+    /// `continuing`: a gesture joins a running session, whose rubber band (if stretched) goes on
+    /// from the un-banded scale rather than from what is shown.
+    private func startSession(continuing: Bool) {
         parentInverse = (view.superview?.localToWindow ?? .identity).inverted()
         session = view.localToWindow
+        let s = view.transform.scale
+        sessionViewScale = s.isFinite && s > 0 ? s : 1
+        sessionRawScale = sessionViewScale
+        if continuing && hasScaleLimits && lastShownScale > 0 {
+            let raw = lastRawScale * sessionViewScale / lastShownScale
+            if raw.isFinite && raw > 0 { sessionRawScale = raw }
+        }
+        lastRawScale = sessionRawScale
+        lastShownScale = sessionViewScale
     }
 
     /// The fingers' touch-down centroid moved by the translation already applied.
@@ -203,6 +243,15 @@ public final class TransformGestures {
         let t = panIn ? panValue - panOffset : .zero
         var f = pinchIn && scaleOffset != 0 ? scaleValue / scaleOffset : 1
         if !f.isFinite || f <= 0 { f = 1 }
+        if hasScaleLimits {
+            let raw = sessionRawScale * f
+            let shown = ScrollPhysics.rubberBandScale(raw, minimum: minimumScale, maximum: maximumScale)
+            if raw.isFinite && shown.isFinite && shown > 0 {
+                lastRawScale = raw
+                lastShownScale = shown
+                f = shown / sessionViewScale
+            }
+        }
         var a = rotationIn ? angleValue - angleOffset : 0
         if !a.isFinite { a = 0 }
         let c = pivot

@@ -22,6 +22,7 @@ public enum KeyAction: Hashable, Sendable {
 /// | `]` `}` | rotate clockwise |
 /// | arrows (and keypad arrows) | move the image 10 pt |
 /// | Ctrl+Z | shake |
+/// | `u`, Backspace | undo the last gesture or key on the image (Ctrl+Z stays the shake) |
 /// | `q`, Ctrl+Q, Escape | quit (ignored in kiosk mode) |
 /// | F11 | toggle fullscreen (ignored in kiosk mode) |
 public enum KeyBindings {
@@ -35,6 +36,7 @@ public enum KeyBindings {
         ("] or }", "rotate clockwise"),
         ("arrow keys", "move the flower 10 points"),
         ("Ctrl+Z", "shake (the flower goes back)"),
+        ("u or Backspace", "undo the last gesture or key on the flower"),
         ("F11", "toggle fullscreen (not in kiosk mode)"),
         ("q, Ctrl+Q or Escape", "quit (not in kiosk mode)"),
     ]
@@ -55,6 +57,7 @@ public enum KeyBindings {
         case 0xFF53, 0xFF98: return .command(.move(dx: moveStep, dy: 0))  // Right
         case 0xFF54, 0xFF99: return .command(.move(dx: 0, dy: moveStep))  // Down
         case 0x7A, 0x5A: return control ? .shake : nil  // z, Z
+        case 0x75, 0x55, 0xFF08: return control ? nil : .command(.undo)  // u, U, BackSpace
         case 0x71, 0x51: return kiosk ? nil : .quit  // q, Q (with or without Ctrl)
         case 0xFF1B: return kiosk ? nil : .quit  // Escape
         case 0xFFC8: return kiosk ? nil : .toggleFullscreen  // F11

@@ -150,6 +150,9 @@ public final class ReplayPlayer {
             case .end, .cancel: pinchLocation = nil
             }
             return .touchpadPinch(p)
+        case .scroll(var s):
+            s.timestamp = t
+            return .scroll(s)
         case .shake: return .shake(timestamp: t)
         case .wait: return .wait(timestamp: t)
         }

@@ -10,6 +10,9 @@ public enum KeyCommand: Hashable, Sendable {
     case move(dx: Double, dy: Double)
     /// Ctrl+Z: shake (logged as a `shake` line).
     case shake
+    /// `u` or Backspace: undo the last gesture or key on the image. (Not Ctrl+Z, which DESIGN.md
+    /// §5 makes the shake; the iOS convention is shake-to-undo, but the tutorial's shake resets.)
+    case undo
 }
 
 /// What the X11 shell drives: the demo scene implements it (GesturesDemo.DemoScene), tests may

@@ -54,6 +54,7 @@ struct JSONLTraceParser {
         "shake": ["type", "t"],
         "wait": ["type", "t"],
         "pinch": ["type", "t", "phase", "x", "y", "scale", "angle"],
+        "scroll": ["type", "t", "x", "y", "dx", "dy", "scrollType", "zoom"],
         "set": ["type", "t", "recognizer"] + TraceAction.Setting.keys,
     ]
 
@@ -120,7 +121,7 @@ struct JSONLTraceParser {
         guard let allowed = Self.allowedKeys[type] else {
             throw fail(
                 n,
-                "unknown type \(MessageText.quoted(type)) (expected viewport, down, move, up, cancel, shake, pinch, wait or set)"
+                "unknown type \(MessageText.quoted(type)) (expected viewport, down, move, up, cancel, shake, pinch, scroll, wait or set)"
             )
         }
         let first = !sawLine
@@ -190,6 +191,8 @@ struct JSONLTraceParser {
             emit(.wait(timestamp: t))
         case "set":
             try parseSet(obj, at: t)
+        case "scroll":
+            events.append(.scroll(try parseScroll(obj, at: t)))
         default:  // pinch
             guard let phaseValue = obj["phase"] else { throw fail(n, "missing \"phase\"") }
             guard case .string(let phaseName) = phaseValue.kind, let phase = TouchpadPhase(rawValue: phaseName) else {
@@ -210,6 +213,30 @@ struct JSONLTraceParser {
                         timestamp: t, phase: phase, location: pinchLocation, scale: pinchScale, angleDelta: angle)))
         }
         lastTime = t
+    }
+
+    /// A `scroll` line (a ``ScrollInput``): `x`, `y` (the pointer), `dx`, `dy` (default 0: how
+    /// far the content moves, points, 40 a wheel click), `scrollType` (`discrete`, the default,
+    /// or `continuous`), `zoom` (default false: true is a scroll-zoom, Ctrl+wheel).
+    private mutating func parseScroll(_ obj: Object, at t: Double) throws(TraceError) -> ScrollInput {
+        let location = Point(x: try obj.number("x"), y: try obj.number("y"))
+        let dx = obj["dx"] != nil ? try obj.number("dx") : 0
+        let dy = obj["dy"] != nil ? try obj.number("dy") : 0
+        var type = ScrollType.discrete
+        if let v = obj["scrollType"] {
+            guard case .string(let name) = v.kind, let parsed = ScrollType(rawValue: name) else {
+                throw obj.fail("expected \"scrollType\" to be discrete or continuous")
+            }
+            type = parsed
+        }
+        var zoom = false
+        if let v = obj["zoom"] {
+            guard case .bool(let b) = v.kind else { throw obj.fail("expected \"zoom\" to be true or false") }
+            zoom = b
+        }
+        try obj.checkKeys(Self.allowedKeys["scroll"] ?? [], type: "scroll")
+        closeFrame()
+        return ScrollInput(timestamp: t, location: location, delta: Vector(dx: dx, dy: dy), type: type, zoom: zoom)
     }
 
     /// A `set` line: a ``TraceAction`` placed after every event read so far.
@@ -306,4 +333,19 @@ struct JSONLTraceParser {
             }
         }
     }
+}
+
+/// The trace line of a scroll event (what `parseScroll` reads back): every field written, the
+/// numbers as the scene saw them.
+public func scrollTraceLine(_ s: ScrollInput) -> String {
+    var l = JSONLine()
+    l.add("type", "scroll")
+    l.add("t", s.timestamp)
+    l.add("x", s.location.x)
+    l.add("y", s.location.y)
+    l.add("dx", s.delta.dx)
+    l.add("dy", s.delta.dy)
+    l.add("scrollType", s.type.rawValue)
+    l.add("zoom", s.zoom)
+    return l.text
 }

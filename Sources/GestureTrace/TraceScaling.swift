@@ -20,6 +20,10 @@ extension Trace {
             case .touchpadPinch(var pinch):
                 pinch.location = map(pinch.location)
                 return .touchpadPinch(pinch)
+            case .scroll(var scroll):
+                scroll.location = map(scroll.location)
+                scroll.delta = Vector(dx: scroll.delta.dx * sx, dy: scroll.delta.dy * sy)
+                return .scroll(scroll)
             case .shake, .wait:
                 return event
             }

@@ -136,6 +136,13 @@ extension X11Shell {
             let t = eventTime(b.time)
             let p = point(Double(b.event_x), Double(b.event_y))
             let mods = UInt32(b.state)
+            if type == CoreEvent.buttonPress,
+                let scroll = ScrollButtons.input(button: Int(b.detail), modifiers: mods, at: p, time: t)
+            {
+                flushFrame()
+                feed(.scroll(scroll), real: true)
+                return
+            }
             if type == CoreEvent.buttonPress {
                 translator.pointerPressed(device: 0, button: Int(b.detail), at: p, modifiers: mods, into: &scratch)
             } else {
@@ -176,7 +183,13 @@ extension X11Shell {
         guard xiOpcode != 0, ge.extension == xiOpcode else { return }
         let bytes = UnsafeRawBufferPointer(start: event, count: XI2Decoder.xcbEventSize(event) ?? 0)
         switch XI2Decoder.decode(bytes, xiOpcode: xiOpcode) {
-        case .event(let e): handleXI2(e)
+        case .event(let e):
+            if case .motion(_, let ex, let ey, let mods, let time, let flags) = e, !scrollAxes.isEmpty,
+                flags & XI2Decoder.pointerEmulated == 0
+            {
+                scrollValuators(bytes, x: ex, y: ey, modifiers: mods, time: time)
+            }
+            handleXI2(e)
         case .ignored: break
         case .malformed(let why): reportMalformed(why)
         }
@@ -244,8 +257,20 @@ extension X11Shell {
                 apply(motion)
             }
         case .button(let pressed, let device, let button, let ex, let ey, let mods, let time, let flags):
-            if touchSelected && flags & XI2Decoder.pointerEmulated != 0 { return }
             let p = point(ex, ey)
+            // The wheel (and smooth scroll, which the server emulates as these buttons).
+            if (4...7).contains(button) {
+                // Emulated from smooth scroll, which the valuators already gave.
+                if flags & XI2Decoder.pointerEmulated != 0 && !scrollAxes.isEmpty { return }
+                if pressed,
+                    let s = ScrollButtons.input(button: Int(button), modifiers: mods, at: p, time: eventTime(time))
+                {
+                    flushFrame()
+                    feed(.scroll(s), real: true)
+                }
+                return
+            }
+            if touchSelected && flags & XI2Decoder.pointerEmulated != 0 { return }
             if pressed {
                 translator.pointerPressed(device: device, button: Int(button), at: p, modifiers: mods, into: &scratch)
             } else {
@@ -259,6 +284,7 @@ extension X11Shell {
                 repeated: flags & XI2Decoder.keyRepeat != 0, pointer: point(ex, ey), time: time)
         case .leave(_, _):
             if !translator.hasActiveFingers { translator.hover = nil }
+            forgetScrollBaselines()
         case .pinch(let phase, let cancelled, _, let ex, let ey, let scaleValue, let angle, let time):
             motionSeen = true
             let p: TouchpadPhase =
@@ -286,6 +312,7 @@ extension X11Shell {
             addChanges(at: eventTime(time))
         case .hierarchy(let removed, let time):
             for device in removed { translator.deviceRemoved(device, into: &scratch) }
+            queryScrollAxes()
             // New masters need nothing: the window's selection is for all master devices.
             addChanges(at: eventTime(time))
         }

@@ -190,6 +190,7 @@ extension X11Shell {
             select(events, on: xid, device: XI.allMasterDevices)
         }
         select([XI.hierarchyChanged], on: x.root, device: XI.allDevices)
+        queryScrollAxes()
     }
 
     /// Selects XI2 `events`; with `checked`, waits for the server and returns its error code

@@ -91,7 +91,7 @@ public final class X11Shell {
     public var onKioskEvent: ((ShellKioskEvent) -> Void)?
     /// SIGHUP: when set, called instead of ending the loop (a kiosk reloads its configuration).
     public var onHangup: (() -> Void)?
-    /// Called when a replay started with ``play(_:exitWhenDone:)`` is over (its last event and
+    /// Called when a replay started with ``play(_:actions:exitWhenDone:)`` is over (its last event and
     /// a second of tail); with `exitWhenDone` the shell then quits with status 0.
     public var onReplayFinished: (() -> Void)?
     /// Called when a timed action of ``play(_:actions:exitWhenDone:)`` is due (its index).
@@ -103,6 +103,8 @@ public final class X11Shell {
     var keySymbols: OpaquePointer?
     @exclusivity(unchecked) var xiOpcode: UInt8 = 0
     @exclusivity(unchecked) var touchSelected = false
+    /// XI 2.1 scroll valuators by slave device (X11Shell+Scroll.swift).
+    @exclusivity(unchecked) var scrollAxes: [Int32: ScrollAxes] = [:]
     var pixelSize = (width: 0, height: 0)
     @exclusivity(unchecked) var pendingPixelSize: (width: Int, height: Int)?
     var parentIsRoot = true

@@ -43,6 +43,22 @@ public enum XI2Event: Equatable, Sendable {
     case hierarchy(removedMasters: [Int32], time: UInt32)
 }
 
+/// Two valuators of an `XI_Motion` event (``XI2Decoder/motionValuators(_:xiOpcode:_:_:)``).
+public struct XI2MotionValuators: Equatable, Sendable {
+    /// The slave device the event came from (`sourceid`).
+    public var source: Int32
+    public var flags: UInt32
+    public var first: Double?
+    public var second: Double?
+
+    public init(source: Int32, flags: UInt32, first: Double?, second: Double?) {
+        self.source = source
+        self.flags = flags
+        self.first = first
+        self.second = second
+    }
+}
+
 /// What ``XI2Decoder/decode(_:xiOpcode:)`` made of a buffer.
 public enum XI2DecodeResult: Equatable, Sendable {
     /// A well-formed event of a kind the shell handles.
@@ -238,6 +254,42 @@ public enum XI2Decoder {
         var axes = 0
         for word in 0..<valuatorsLen { axes += try f.u32(masks + 4 * word).nonzeroBitCount }
         try f.require(values + 8 * axes, name(), "the \(axes) valuator values of its mask")
+    }
+
+    /// Two valuators of an `XI_Motion` event (XI 2.1 smooth scroll reads its scroll axes so):
+    /// the slave device that moved (`sourceid`), the event's flags and the FP32.32 values of
+    /// valuators `a` and `b`, nil where the event's valuator mask does not name one. Nil for any
+    /// other event, or a malformed one (the same length checks as ``decode(_:xiOpcode:)``).
+    public static func motionValuators(
+        _ bytes: UnsafeRawBufferPointer, xiOpcode: UInt8, _ a: Int, _ b: Int
+    ) -> XI2MotionValuators? {
+        guard bytes.count >= 32 else { return nil }
+        let header = Fields(bytes: bytes, limit: 32)
+        do throws(Malformed) {
+            guard try header.u8(0) & 0x7F == genericEvent, try header.u8(1) == xiOpcode, try header.u16(8) == 6,
+                let size = declaredSize(length: try header.u32(4)), bytes.count >= size
+            else { return nil }
+            let f = Fields(bytes: bytes, limit: size)
+            try checkDeviceEvent(f, name: "Motion")
+            let buttonsLen = Int(try f.u16(52))
+            let valuatorsLen = Int(try f.u16(54))
+            let masks = FixedSize.deviceEvent + 4 * buttonsLen
+            let values = masks + 4 * valuatorsLen
+            func value(_ n: Int) throws(Malformed) -> Double? {
+                guard n >= 0, n < 32 * valuatorsLen else { return nil }
+                let word = try f.u32(masks + 4 * (n / 32))
+                guard word & (1 << UInt32(n % 32)) != 0 else { return nil }
+                var index = (word & ((1 << UInt32(n % 32)) - 1)).nonzeroBitCount
+                for w in 0..<(n / 32) { index += try f.u32(masks + 4 * w).nonzeroBitCount }
+                let integral = Int32(bitPattern: try f.u32(values + 8 * index))
+                let fraction = try f.u32(values + 8 * index + 4)
+                return Double(integral) + Double(fraction) / 4_294_967_296
+            }
+            return XI2MotionValuators(
+                source: Int32(try f.u16(56)), flags: try f.u32(60), first: try value(a), second: try value(b))
+        } catch {
+            return nil
+        }
     }
 
     /// `36 + 4 × length`, or nil when it does not fit in an `Int`.

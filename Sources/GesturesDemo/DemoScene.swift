@@ -1,3 +1,6 @@
+// Long (~600 lines): the scene is one class — its views, recognizers, actions, image model and
+// ShellScene conformance, whose stored state must live here; motion and failure hints are split
+// out (DemoScene+Motion.swift, RegionHints.swift, ImageMotion.swift).
 import GestureKit
 import GestureShellCore
 import GestureTrace
@@ -23,11 +26,21 @@ import GestureTrace
 /// | `pinch` | pinch | pinch region | "Pinched, Scale: …, Velocity: …"; scales the image about its centre |
 /// | `rotation` | rotation | rotate region | "Rotated, Radians: …, Velocity: …"; rotates the image about its centre |
 /// | `shake` | shake | root | "Shaking things up!"; the image goes back to its original frame |
-/// | `imagePan` | pan | image | "Panned, X: …, Y: …"; moves the image with the fingers |
+/// | `imagePan` | pan | image | "Panned, X: …, Y: …"; moves the image with the fingers, or the wheel / smooth scroll over it |
 /// | `imagePinch` | pinch | image | as `pinch`, about the fingers |
 /// | `imageRotation` | rotation | image | as `rotation`, about the fingers |
 /// | `imageLongPress` | long press | image | "Long pressed" |
 /// | `edgePan` | screen-edge pan (left) | root | "Edge panned, X: …, Y: …" |
+/// | `imageDoubleTap` | tap, 2 taps | image | "Double tapped"; the image goes home (animated) |
+///
+/// The picture stays usable (issue 8 point 2; see `DemoScene+Motion.swift`): its scale stays in
+/// ``minimumImageScale``…``maximumImageScale`` (a pinch past them stretches with a rubber band
+/// and springs back on release), it is never lost off-screen (``CenterBounds``), a fling carries
+/// it on with UIScrollView's normal deceleration, and `u`/Backspace undoes the last gesture.
+/// These animations run on the scene's deadlines and are logged as `animation` lines.
+///
+/// When every recognizer of a region fails for a stroke, the label says why ("Swipe faster",
+/// see `RegionHints.swift`); the tutorial's success strings are unchanged.
 ///
 /// `imagePan`, `imagePinch` and `imageRotation` recognize simultaneously (the scene is their
 /// delegate); every other pair is exclusive. The root's `edgePan` receives every touch (UIKit
@@ -76,6 +89,8 @@ public final class DemoScene: ShellScene {
     public let imageRotation = RotationGestureRecognizer(name: "imageRotation")
     public let imageLongPress = LongPressGestureRecognizer(name: "imageLongPress")
     public let edgePan = ScreenEdgePanGestureRecognizer(name: "edgePan")
+    /// A double tap (or double click) on the image: it goes home, animated.
+    public let imageDoubleTap = TapGestureRecognizer(name: "imageDoubleTap")
 
     // MARK: State
     // Stored state is `@exclusivity(unchecked)`: the scene is single-threaded (main actor) and
@@ -85,7 +100,7 @@ public final class DemoScene: ShellScene {
     /// The current layout (the window size and the image's original rect).
     @exclusivity(unchecked) public private(set) var layout: DemoLayout
     /// The feedback label's content.
-    public private(set) var feedback: Feedback {
+    public internal(set) var feedback: Feedback {
         get {
             guard let source = pendingVelocity else { return feedbackStorage }
             switch (feedbackStorage, source) {
@@ -128,7 +143,7 @@ public final class DemoScene: ShellScene {
     @exclusivity(unchecked) public var imageCache: ScaledImageCache?
     /// The picture's size in pixels (``DemoLayout/defaultImageSize`` without a picture).
     public let imageSize: Size
-    @exclusivity(unchecked) public private(set) var needsDisplay = true
+    @exclusivity(unchecked) public internal(set) var needsDisplay = true
     @exclusivity(unchecked) private var touchesShown = false
 
     /// Receives the event log (DESIGN.md §4.2), one line at a time without a newline: the layout
@@ -159,11 +174,31 @@ public final class DemoScene: ShellScene {
         }
     }
 
+    // Motion (DemoScene+Motion.swift).
+    @exclusivity(unchecked) var animation: ImageAnimation?
+    @exclusivity(unchecked) var nextFrame = 0.0
+    @exclusivity(unchecked) var undoStack: [ImagePose] = []
+    /// An image gesture session is open (its pose went on the undo stack at its start).
+    @exclusivity(unchecked) var imageSessionOpen = false
+    /// The image pan's velocity at its `ended`, window points/s (zero otherwise).
+    @exclusivity(unchecked) var releaseVelocity = Vector.zero
+    /// Where the image pinch's fingers were last (the rubber band springs back about it).
+    @exclusivity(unchecked) var pinchAnchor: Point?
+    /// The region pinch ended or was cancelled this input instant.
+    @exclusivity(unchecked) var regionPinchEnded = false
+    /// The image was double-tapped this input instant.
+    @exclusivity(unchecked) var doubleTapPending = false
+
+    // Failure hints (RegionHints.swift): the strokes in the regions, and which region each
+    // touch went down in.
+    @exclusivity(unchecked) var regionStrokes: [ObjectIdentifier: RegionStroke] = [:]
+    @exclusivity(unchecked) var touchRegions: [Int: ObjectIdentifier] = [:]
+
     // Region gestures: the image transform when they began.
     @exclusivity(unchecked) private var pinchBase = AffineTransform.identity
     @exclusivity(unchecked) private var rotationBase = AffineTransform.identity
     /// The image's pan, pinch and rotation together, anchored at the fingers.
-    private var imageGestures: TransformGestures!
+    var imageGestures: TransformGestures!
 
     /// Keyboard steps: `+`/`-` scale by this factor, `[`/`]` rotate by this angle (15°).
     public static let keyScaleStep = 1.1
@@ -224,11 +259,25 @@ public final class DemoScene: ShellScene {
         imageLongPress.addAction { [unowned self] _ in self.imageLongPressed() }
         root.addGestureRecognizer(edgePan)
         edgePan.addAction { [unowned self] _ in self.edgePanned() }
+        imageDoubleTap.numberOfTapsRequired = 2
+        imageView.addGestureRecognizer(imageDoubleTap)
+        imageDoubleTap.addAction { [unowned self] _ in self.imageDoubleTapped() }
+        imageGestures.onChange = { [unowned self] _ in self.keepImageInWindow() }
+        imageGestures.onSessionEnd = { [unowned self] _ in
+            if self.imageSessionOpen { self.imageSessionEnded() }
+        }
+        // The wheel and a touchpad's smooth scroll pan the picture under the pointer
+        // (Ctrl+wheel zooms it: a scroll-zoom reaches the image pinch as a touchpad pinch).
+        imagePan.allowedScrollTypesMask = .all
+        dispatcher.onFailure = { [unowned self] r in self.regionRecognizerFailed(r) }
+        updateScaleLimits()
     }
 
     /// The recognizers, in the order of the table above.
     public var recognizers: [GestureRecognizer] {
-        [tap] + swipes + [pinch, rotation, shake, imagePan, imagePinch, imageRotation, imageLongPress, edgePan]
+        [tap] + swipes + [
+            pinch, rotation, shake, imagePan, imagePinch, imageRotation, imageLongPress, edgePan, imageDoubleTap,
+        ]
     }
 
     // MARK: Actions (the tutorial's controller)
@@ -248,22 +297,29 @@ public final class DemoScene: ShellScene {
         let s = pinch.scale
         setVelocityFeedback(.pinched(scale: s, velocity: 0), from: pinch, .pinch)
         needsDisplay = true
+        if pinch.state == .began { beginImageChange() }
+        if !pinch.state.isActive { regionPinchEnded = true }
         guard pinch.state != .cancelled, s.isFinite, s > 0 else { return }
         if classic {
             let home = layout.image
+            let shown = limitedScale(s)
             imageView.transform = .identity
-            imageView.bounds.size = Size(width: home.width * s, height: home.height * s)
+            imageView.bounds.size = Size(width: home.width * shown, height: home.height * shown)
             imageView.center = home.center
         } else {
             if pinch.state == .began { pinchBase = imageView.transform }
-            imageView.transform = pinchBase.scaledBy(x: s, y: s)
+            let b = pinchBase.scale
+            let f = b > 0 ? limitedScale(b * s) / b : s
+            imageView.transform = pinchBase.scaledBy(x: f, y: f)
         }
+        keepImageInWindow()
     }
 
     private func foundRotation() {
         let r = rotation.rotation
         setVelocityFeedback(.rotated(radians: r, velocity: 0), from: rotation, .rotation)
         needsDisplay = true
+        if rotation.state == .began { beginImageChange() }
         guard rotation.state != .cancelled, r.isFinite else { return }
         if classic {
             imageView.transform = AffineTransform(rotationAngle: r)
@@ -271,26 +327,34 @@ public final class DemoScene: ShellScene {
             if rotation.state == .began { rotationBase = imageView.transform }
             imageView.transform = rotationBase.rotated(by: r)
         }
+        keepImageInWindow()
     }
 
     private func foundShake() {
+        stopAnimation(at: dispatcher.now)
+        pushUndo()
         feedback = .shaking
         resetImage()
     }
 
     private func imagePanned() {
+        imageGestureAction(imagePan)
+        releaseVelocity = imagePan.state == .ended ? imagePan.velocity(in: nil) : .zero
         let t = imagePan.translation(in: nil)
         feedback = .panned(dx: t.dx, dy: t.dy)
         needsDisplay = true
     }
 
     private func imagePinched() {
+        imageGestureAction(imagePinch)
+        if imagePinch.numberOfTouches > 0 { pinchAnchor = imagePinch.location(in: nil) }
         let s = imagePinch.scale
         setVelocityFeedback(.pinched(scale: s, velocity: 0), from: imagePinch, .imagePinch)
         needsDisplay = true
     }
 
     private func imageRotated() {
+        imageGestureAction(imageRotation)
         let r = imageRotation.rotation
         setVelocityFeedback(.rotated(radians: r, velocity: 0), from: imageRotation, .imageRotation)
         needsDisplay = true
@@ -364,6 +428,7 @@ public final class DemoScene: ShellScene {
     /// place in proportion to the window and its size follows the new original rect.
     public func resize(to size: Size, at time: Double) {
         dispatcher.advance(to: time)
+        stopAnimation(at: time)
         let old = layout
         let new = DemoLayout(size: size, imageSize: imageSize)
         guard new != old else { return }
@@ -384,6 +449,8 @@ public final class DemoScene: ShellScene {
         } else {
             imageView.frame = new.image
         }
+        keepImageInWindow()
+        updateScaleLimits()
         // An image gesture in progress goes on from the image's new place and size.
         imageGestures.restartSession()
         lastImageInRange = (imageView.transform, imageView.center, imageView.bounds.size)
@@ -392,7 +459,10 @@ public final class DemoScene: ShellScene {
     }
 
     public func handle(_ event: InputEvent) {
+        if animation != nil { interruptAnimation(for: event) }
+        if case .touches(let frame) = event { trackRegionStrokes(frame) }
         dispatcher.handle(event)
+        afterDispatch()
         if needsDisplay { keepImageInRange() }
         trackImageSettle()
         // The last frame drew the touches: any touch input changes what is drawn.
@@ -401,6 +471,8 @@ public final class DemoScene: ShellScene {
 
     public func advance(to time: Double) {
         dispatcher.advance(to: time)
+        afterDispatch()
+        stepAnimation(to: time)
         trackImageSettle()
         if let d = settleDeadline, time >= d {
             settleDeadline = nil
@@ -410,8 +482,10 @@ public final class DemoScene: ShellScene {
     }
 
     public var nextDeadline: Double? {
-        guard let settle = settleDeadline else { return dispatcher.nextDeadline }
-        return min(dispatcher.nextDeadline ?? settle, settle)
+        var d = dispatcher.nextDeadline ?? .infinity
+        if let settle = settleDeadline { d = min(d, settle) }
+        if let frame = animationDeadline { d = min(d, frame) }
+        return d.isFinite ? d : nil
     }
 
     /// How long the image's scale and angle must stay the same before the picture cache makes
@@ -437,24 +511,34 @@ public final class DemoScene: ShellScene {
     /// ``keyRotationStep`` about the image's centre, move by the command's offset; shake goes
     /// through the shake recognizer (and is logged).
     public func perform(_ command: KeyCommand, at time: Double) {
+        if command != .shake {
+            dispatcher.advance(to: time)
+            stopAnimation(at: time)
+            if command != .undo { pushUndo() }
+        }
         switch command {
         case .scaleUp, .scaleDown:
-            dispatcher.advance(to: time)
             let f = command == .scaleUp ? Self.keyScaleStep : 1 / Self.keyScaleStep
-            imageView.transform = imageView.transform.scaledBy(x: f, y: f)
+            let now = imageScale
+            let target = min(max(now * f, Self.minimumImageScale), Self.maximumImageScale)
+            let k = now > 0 ? target / now : f
+            imageView.transform = imageView.transform.scaledBy(x: k, y: k)
+            keepImageInWindow()
             feedback = .keyScaled(scale: imageScale)
         case .rotateClockwise, .rotateCounterClockwise:
-            dispatcher.advance(to: time)
             let a = command == .rotateClockwise ? Self.keyRotationStep : -Self.keyRotationStep
             imageView.transform = imageView.transform.rotated(by: a)
+            keepImageInWindow()
             feedback = .keyRotated(radians: imageView.transform.rotationAngle)
         case .move(let dx, let dy):
-            dispatcher.advance(to: time)
             imageView.center = imageView.center + Vector(dx: dx, dy: dy)
+            keepImageInWindow()
             let off = imageView.center - layout.image.center
             feedback = .keyMoved(dx: off.dx, dy: off.dy)
         case .shake:
             dispatcher.handle(.shake(timestamp: time))
+        case .undo:
+            undo(at: time)
         }
         // A finger gesture on the image in progress goes on from where the key put the image.
         if command != .shake { imageGestures.restartSession() }
@@ -489,6 +573,8 @@ public final class DemoScene: ShellScene {
     /// Kiosk mode: the image back to its original frame and the label back to "Do something!".
     public func resetAfterIdle(at time: Double) {
         dispatcher.advance(to: time)
+        stopAnimation(at: time)
+        undoStack.removeAll()
         resetImage()
         feedback = .initial
     }

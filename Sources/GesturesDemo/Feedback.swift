@@ -29,6 +29,13 @@ public enum Feedback: Equatable, Sendable {
     case keyRotated(radians: Double)
     /// "Moved, X: %1.2f, Y: %1.2f" (arrow keys: the image centre's offset from its home).
     case keyMoved(dx: Double, dy: Double)
+    /// "Double tapped" (a double tap or double click on the image: it goes home, animated).
+    case doubleTapped
+    /// "Undone" / "Nothing to undo" (`u` or Backspace).
+    case undone
+    case nothingToUndo
+    /// A hint after a gesture failed in a region, e.g. "Swipe faster" (see ``Hint``).
+    case hint(Hint)
 
     /// The label text.
     public var text: String {
@@ -48,8 +55,33 @@ public enum Feedback: Equatable, Sendable {
         case .keyScaled(let s): return "Scaled, Scale: " + format2(s)
         case .keyRotated(let r): return "Rotated, Radians: " + format2(r)
         case .keyMoved(let x, let y): return "Moved, X: " + format2(x) + ", Y: " + format2(y)
+        case .doubleTapped: return "Double tapped"
+        case .undone: return "Undone"
+        case .nothingToUndo: return "Nothing to undo"
+        case .hint(let h): return h.rawValue
         }
     }
+}
+
+/// What the label says when a gesture in a region failed (issue 8 point 3): the tutorial's
+/// success strings stay as they are; a failure, which iOS passes over in silence, gets a hint.
+public enum Hint: String, Sendable {
+    /// A drag in "Swipe Me!" too slow (or too short) to be a swipe.
+    case swipeFaster = "Swipe faster"
+    /// A drag in "Swipe Me!" that wandered off its axis or turned back.
+    case swipeStraighter = "Swipe in a straight line"
+    /// A drag in "Swipe Me!" too short to be a swipe.
+    case swipeFurther = "Swipe further"
+    /// A touch in "Tap Me!" that moved or was held too long.
+    case tapQuicker = "Tap quickly without moving"
+    /// One finger in "Pinch Me!".
+    case pinchTwoFingers = "Pinch with two fingers"
+    /// One finger in "Rotate Me!".
+    case rotateTwoFingers = "Rotate with two fingers"
+    /// Two fingers in "Pinch Me!" whose distance did not change.
+    case pinchFurther = "Spread or pinch two fingers"
+    /// Two fingers in "Rotate Me!" that did not turn.
+    case rotateFurther = "Turn two fingers"
 }
 
 private func directionName(_ d: SwipeDirection) -> String {

@@ -154,6 +154,7 @@ public final class PlaygroundScene: ReplayScene {
                 switch (k.name, k.value) {
                 case ("minimumNumberOfTouches", .int(let n)): p.minimumNumberOfTouches = n
                 case ("maximumNumberOfTouches", .int(let n)): p.maximumNumberOfTouches = n
+                case ("allowedScrollTypesMask", .scrollTypes(let m)): p.allowedScrollTypesMask = m
                 default: break
                 }
             }

@@ -4,7 +4,7 @@ import GestureTrace
 /// Reading one recognizer object of a playground spec (see ``PlaygroundSpec`` for the keys).
 extension PlaygroundSpec {
     enum KnobType {
-        case positiveInt, nonNegativeInt, nonNegativeDouble, directions, edges, bool
+        case positiveInt, nonNegativeInt, nonNegativeDouble, directions, edges, scrollTypes, bool
     }
 
     static let commonKeys = [
@@ -29,7 +29,7 @@ extension PlaygroundSpec {
                 ("numberOfTouchesRequired", .positiveInt), ("numberOfTapsRequired", .nonNegativeInt),
             ]
         case .swipe: return [("direction", .directions), ("numberOfTouchesRequired", .positiveInt)]
-        case .pan: return pan
+        case .pan: return pan + [("allowedScrollTypesMask", .scrollTypes)]
         case .screenEdgePan: return [("edges", .edges)] + pan
         case .pinch, .rotation, .shake: return []
         }
@@ -206,6 +206,9 @@ extension PlaygroundSpec {
             return .directions(try optionSet(v, key: key, named: SwipeDirection.named, cx))
         case .edges:
             return .edges(try optionSet(v, key: key, named: RectEdge.named, cx))
+        case .scrollTypes:
+            let named = ScrollType.allCases.map { ($0.rawValue, ScrollTypeMask($0)) }
+            return .scrollTypes(try optionSet(v, key: key, named: named, cx))
         }
     }
 

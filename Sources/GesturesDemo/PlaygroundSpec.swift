@@ -13,6 +13,7 @@ public enum KnobValue: Equatable, Sendable {
     case bool(Bool)
     case directions(SwipeDirection)
     case edges(RectEdge)
+    case scrollTypes(ScrollTypeMask)
 }
 
 /// A delegate answer written as data (`shouldBegin`, `shouldReceive`): a constant, or tests that
@@ -143,7 +144,9 @@ public struct RecognizerSpec: Equatable, Sendable {
 /// `numberOfTouchesRequired`, `numberOfTapsRequired`; swipe `direction` (array of
 /// `right left up down`), `numberOfTouchesRequired`; pan `minimumNumberOfTouches`,
 /// `maximumNumberOfTouches`, `reportIn` (``ReportSpace``: `window` (default), `view`,
-/// `superview`); screenEdgePan `edges` (array of `left right top bottom`) and the pan knobs;
+/// `superview`) and `allowedScrollTypesMask` (array of `discrete continuous`: the trace's
+/// `scroll` lines it takes); screenEdgePan `edges` (array of `left right top bottom`) and the
+/// pan knobs;
 /// pinch, rotation and shake none. Anything else is an error naming the line.
 public struct PlaygroundSpec: Equatable, Sendable {
     public var recognizers: [RecognizerSpec]

@@ -175,6 +175,8 @@ final class TraceWriter {
             l.add("scale", p.scale)
             l.add("angle", p.angleDelta)
             sink.write(l.text)
+        case .scroll(let s):
+            sink.write(scrollTraceLine(s))
         case .shake(let t):
             var l = JSONLine()
             l.add("type", "shake")

@@ -26,7 +26,9 @@ struct RunCommand: ParsableCommand {
             the flower; pan from the left edge; Ctrl+Z or shaking the window shakes.
             Mouse: one finger. Hold the simulate modifier (Ctrl) at the press for a second finger \
             mirrored through the centre of the region (pinch, rotate); with Shift too it moves in \
-            parallel (two-finger pan). Every extra master pointer (xinput create-master) is a finger.
+            parallel (two-finger pan). Every extra master pointer (xinput create-master) is a finger. \
+            The wheel or a touchpad's two-finger scroll over the flower pans it (Shift+wheel \
+            sideways), Ctrl+wheel zooms it about the pointer; a double click sends it home.
             Exit status in kiosk mode: 0 only by the admin exit (hold the chord, then the PIN if set); \
             SIGTERM/SIGINT 128+signal; SIGHUP reloads --kiosk-config and reopens the log.
             """ + "\n" + keysLine)

@@ -51,6 +51,30 @@ struct JSONLTraceTests {
             ])
     }
 
+    @Test("Scroll lines: wheel clicks (discrete, the default), smooth scroll, Ctrl+wheel zoom; written back the same")
+    func scrollLines() throws {
+        let text = """
+            {"type":"scroll","t":0,"x":500,"y":600,"dy":-40}
+            {"type":"scroll","t":0.5,"x":500,"y":600,"dx":3.5,"dy":-7.25,"scrollType":"continuous"}
+            {"type":"scroll","t":1,"x":10,"y":20,"dy":40,"zoom":true}
+            """
+        let events = try parse(text).events
+        let expected: [ScrollInput] = [
+            ScrollInput(timestamp: 0, location: Point(x: 500, y: 600), delta: Vector(dx: 0, dy: -40), type: .discrete),
+            ScrollInput(
+                timestamp: 0.5, location: Point(x: 500, y: 600), delta: Vector(dx: 3.5, dy: -7.25), type: .continuous),
+            ScrollInput(
+                timestamp: 1, location: Point(x: 10, y: 20), delta: Vector(dx: 0, dy: 40), type: .discrete, zoom: true),
+        ]
+        #expect(events == expected.map { .scroll($0) })
+        let written = expected.map(scrollTraceLine)
+        #expect(
+            written[1]
+                == #"{"type":"scroll","t":0.5,"x":500.0,"y":600.0,"dx":3.5,"dy":-7.25,"scrollType":"continuous","zoom":false}"#
+        )
+        #expect(try parse(written.joined(separator: "\n")).events == events)
+    }
+
     @Test func equalTimesFormOneFrameUntilAnotherEventIntervenes() throws {
         let text = """
             {"type":"down","t":1,"id":1,"x":1,"y":1}
@@ -126,7 +150,7 @@ struct JSONLTraceTests {
         ("{\"type\":3,\"t\":1}", "t.jsonl:1: expected \"type\" to be a string"),
         (
             "{\"type\":\"tap\",\"t\":1}",
-            "t.jsonl:1: unknown type \"tap\" (expected viewport, down, move, up, cancel, shake, pinch, wait or set)"
+            "t.jsonl:1: unknown type \"tap\" (expected viewport, down, move, up, cancel, shake, pinch, scroll, wait or set)"
         ),
         ("{\"type\":\"wait\"}", "t.jsonl:1: missing \"t\""),
         ("{\"type\":\"wait\",\"t\":\"1\"}", "t.jsonl:1: expected \"t\" to be a number"),
@@ -181,6 +205,19 @@ struct JSONLTraceTests {
             "t.jsonl:1: unexpected key \"t\" in a \"viewport\" line"
         ),
         ("{\"type\":\"wait\",\"t\":\"\\x\"}", "t.jsonl:1: invalid JSON at column 21: invalid escape in string"),
+        ("{\"type\":\"scroll\",\"t\":0,\"x\":1,\"dy\":-40}", "t.jsonl:1: missing \"y\""),
+        (
+            "{\"type\":\"scroll\",\"t\":0,\"x\":1,\"y\":1,\"scrollType\":\"wheel\"}",
+            "t.jsonl:1: expected \"scrollType\" to be discrete or continuous"
+        ),
+        (
+            "{\"type\":\"scroll\",\"t\":0,\"x\":1,\"y\":1,\"zoom\":1}",
+            "t.jsonl:1: expected \"zoom\" to be true or false"
+        ),
+        (
+            "{\"type\":\"scroll\",\"t\":0,\"x\":1,\"y\":1,\"id\":1}",
+            "t.jsonl:1: unexpected key \"id\" in a \"scroll\" line"
+        ),
     ])
     func malformedLine(text: String, expected: String) {
         do {

@@ -61,7 +61,7 @@ extension XServerTests {
                 let start = app.log.lines(from: 0).count
                 let (dx, dy) = round % 2 == 0 ? (150.0, -80.0) : (-150.0, 80.0)
                 let from = image.center + (round % 2 == 0 ? (0, 0) : (150, -80))
-                try app.drag(straightPath(from: from, to: from + (dx, dy), steps: 400), interval: 0.001)
+                try app.drag(straightPath(from: from, to: from + (dx, dy), steps: 400), interval: 0.001, rest: 0.07)
                 // The window still answers: the pan's end is logged (the log is another file).
                 try app.waitFor("imagePan", "ended", from: start, timeout: 5)
             }

@@ -129,11 +129,33 @@ struct ShellUnitTests {
             (0xFF51, 0, .command(.move(dx: -10, dy: 0))),
             (0xFF54, 0, .command(.move(dx: 0, dy: 10))),
             (0x7A, ModifierBits.control, .shake),
+            (0x75, 0, .command(.undo)),
+            (0xFF08, 0, .command(.undo)),
             (0x71, 0, .quit),
             (0xFF1B, 0, .quit),
         ] as [(UInt, UInt32, KeyAction)])
     func keyBindings(keysym: UInt, mods: UInt32, action: KeyAction) {
         #expect(KeyBindings.action(keysym: keysym, modifiers: mods, kiosk: false) == action)
+    }
+
+    @Test(
+        "Wheel buttons are scroll clicks of 40 pt: 4 up, 5 down, 6 left, 7 right; Shift turns 4/5 sideways, Ctrl zooms",
+        arguments: [
+            (4, UInt32(0), Vector(dx: 0, dy: 40), false),
+            (5, 0, Vector(dx: 0, dy: -40), false),
+            (6, 0, Vector(dx: 40, dy: 0), false),
+            (7, 0, Vector(dx: -40, dy: 0), false),
+            (5, ModifierBits.shift, Vector(dx: -40, dy: 0), false),
+            (7, ModifierBits.shift, Vector(dx: -40, dy: 0), false),
+            (4, ModifierBits.control, Vector(dx: 0, dy: 40), true),
+            (5, ModifierBits.control | ModifierBits.shift, Vector(dx: 0, dy: -40), true),
+        ] as [(Int, UInt32, Vector, Bool)])
+    func scrollButtons(button: Int, mods: UInt32, delta: Vector, zoom: Bool) {
+        let s = ScrollButtons.input(button: button, modifiers: mods, at: Point(x: 5, y: 6), time: 1.5)
+        #expect(
+            s == ScrollInput(timestamp: 1.5, location: Point(x: 5, y: 6), delta: delta, type: .discrete, zoom: zoom))
+        #expect(ScrollButtons.input(button: 1, modifiers: 0, at: .zero, time: 0) == nil)
+        #expect(ScrollButtons.input(button: 8, modifiers: 0, at: .zero, time: 0) == nil)
     }
 
     @Test("Plain z does nothing; kiosk mode has no quit keys")

@@ -20,6 +20,7 @@ extension Monkey {
             (3, tapClick), (3, { try self.swipe(touch: false) }), (2, edgePan), (1, longPress),
             (2, backgroundClick), (4, { try self.imageDrag(mpx: true) }), (5, twoPointerPinch), (3, randomResize),
             (2, touchTap), (5, touchDrag), (7, touchPinch), (2, { try self.swipe(touch: true) }), (2, idle),
+            (4, wheel),
         ]
         // Past half the run with a scale extreme not yet visited, every other burst is a pinch
         // toward it (`pinchFactor` picks the direction), so a short run covers 0.1…10 whatever
@@ -41,14 +42,20 @@ extension Monkey {
         let target = randomPoint(in: safeBox)
         begin(kind < 4 ? "keys: scale" : kind < 7 ? "keys: rotate" : "keys: move")
         var t: Double?
+        var lastChanged = true
         for i in 0..<count {
             var key: Int32
             var modifiers: [Int32] = []
             if kind < 4 {
-                let grow = pinchFactor(1.1, 1.1) > 1
+                // At a limit the tide's factor is 1: step back inside.
+                let f = pinchFactor(1.1, 1.1)
+                let grow = f > 1 || (f == 1 && flower.scale < 1)
                 key = grow ? SoakKey.equal : SoakKey.minus
                 if grow && chance(0.3) { modifiers = [Keysym.shiftL] }  // plus
-                flower.scale *= grow ? 1.1 : 1 / 1.1
+                let before = flower.scale
+                flower.scale(by: grow ? 1.1 : 1 / 1.1)
+                // A press past a limit changes nothing: the app stops there (the label too).
+                lastChanged = abs(flower.scale - before) > 1e-9
             } else if kind < 7 {
                 let clockwise = turn() > 0
                 key = clockwise ? SoakKey.bracketRight : SoakKey.bracketLeft
@@ -68,7 +75,7 @@ extension Monkey {
             if kind < 7 { lastLinearChange = monotonicNow() }
         }
         label = "(key)"
-        record(t, required: true, "\(count) presses")
+        record(t, required: lastChanged, "\(count) presses")
         try end()
     }
 

@@ -19,6 +19,11 @@ enum SoakKey {
 /// and genuine XI2 touch through the inputtest touchscreen. Every helper that ends a burst
 /// times the answer to the burst's last input that must change the picture.
 extension Monkey {
+    /// How long the fingers or buttons rest at their last place before they lift: longer than
+    /// the velocity's 40 ms "stopped" age, so no drag ends in a fling (the app would carry the
+    /// flower on by momentum where the model does not follow).
+    static let restBeforeLift = 0.07
+
     // MARK: Mouse (XTest)
 
     /// A button-1 drag on `connection`'s pointer through `points` (window points, already
@@ -47,7 +52,7 @@ extension Monkey {
             app.move(to: last, on: connection)
             connection.sync()
         }
-        pause(interval)
+        pause(max(interval, Self.restBeforeLift))
         connection.button(1, pressed: false)
         for m in modifiers.reversed() { connection.key(m, pressed: false) }
         connection.sync()
@@ -94,7 +99,7 @@ extension Monkey {
             app.move(to: b[b.count - 1], on: second)
             second.sync()
         }
-        pause(interval)
+        pause(max(interval, Self.restBeforeLift))
         x.button(1, pressed: false)
         x.sync()
         second.button(1, pressed: false)
@@ -146,7 +151,7 @@ extension Monkey {
                 t = try answer(quietFirst: !wholeBurst) { try frame(.update, count - 1) }
             }
         }
-        pause(interval)
+        pause(count > 1 ? max(interval, Self.restBeforeLift) : interval)
         if answerAtLift {
             t = try answer(quietFirst: !wholeBurst) { try frame(.end, count - 1) }
         } else {

@@ -39,8 +39,25 @@ struct FlowerModel: CustomStringConvertible {
         center = LayoutPoint(x: center.x * new.width / old.width, y: center.y * new.height / old.height)
     }
 
-    /// Scaling by `f` and turning by `a` about `pivot`, as the image's own gestures do.
-    mutating func transform(scale f: Double, rotation a: Double, about pivot: LayoutPoint) {
+    /// The app's scale limits (`DemoScene.minimumImageScale`…`maximumImageScale`): keys stop
+    /// there, and a pinch past them springs back to them (about the fingers, which the soak
+    /// keeps at the flower's centre).
+    static let scaleLimits = 0.1...10.0
+
+    /// `scale` held in ``scaleLimits``.
+    static func limited(_ scale: Double) -> Double {
+        min(max(scale, scaleLimits.lowerBound), scaleLimits.upperBound)
+    }
+
+    /// Scales by `f` as the app ends up doing: within the limits.
+    mutating func scale(by f: Double) {
+        scale = Self.limited(scale * f)
+    }
+
+    /// Scaling by `f` and turning by `a` about `pivot`, as the image's own gestures do (the
+    /// scale held in the limits, as after the spring back).
+    mutating func transform(scale raw: Double, rotation a: Double, about pivot: LayoutPoint) {
+        let f = Self.limited(scale * raw) / scale
         let dx = center.x - pivot.x
         let dy = center.y - pivot.y
         center = LayoutPoint(
@@ -215,7 +232,7 @@ final class Monkey {
     }
 
     /// A pinch factor for the scale tide (mostly towards 10 or 0.1, turning at either end),
-    /// kept within 0.09…11 overall.
+    /// kept within the app's limits, 0.1…10, overall (the app springs back from past them).
     ///
     /// The walk goes up to ~10, then down to ~0.1, and back. It first heads for an extreme not yet
     /// visited (so a shake that puts the flower home halfway does not undo the coverage that
@@ -227,7 +244,8 @@ final class Monkey {
         if flower.scale <= 0.105 { growing = true }
         let f = uniform(low, high)
         let grow = chance(0.8) ? growing : !growing
-        return min(max(grow ? f : 1 / f, 0.09 / flower.scale), 11 / flower.scale)
+        let limits = FlowerModel.scaleLimits
+        return min(max(grow ? f : 1 / f, limits.lowerBound / flower.scale), limits.upperBound / flower.scale)
     }
 
     /// A turn, radians: mostly clockwise, so the flower goes round.
@@ -343,7 +361,7 @@ final class Monkey {
         let f = active.contains("imagePinch") ? last("imagePinch", "scale") ?? 1 : 1
         let a = active.contains("imageRotation") ? last("imageRotation", "rotation") ?? 0 : 0
         if f != 1 || a != 0 { flower.transform(scale: f, rotation: a, about: pivot) }
-        if active.contains("pinch") { flower.scale *= last("pinch", "scale") ?? 1 }
+        if active.contains("pinch") { flower.scale(by: last("pinch", "scale") ?? 1) }
         if active.contains("rotation") { flower.angle += last("rotation", "rotation") ?? 0 }
         if !active.intersection(["imagePinch", "imageRotation", "pinch", "rotation"]).isEmpty {
             lastLinearChange = monotonicNow()

@@ -221,6 +221,32 @@ struct XI2DecoderTests {
         #expect(reason.contains(c.reason), "\(reason)")
     }
 
+    @Test("XI 2.1 scroll valuators: a motion's values by valuator number (FP32.32), its source; nil for others")
+    func motionValuators() {
+        var e = xcb_input_motion_event_t()
+        e.deviceid = 2
+        e.sourceid = 10
+        e.flags = 0
+        e.buttons_len = 1
+        e.valuators_len = 1
+        // Axes 2 and 3: 5.5 and -3.
+        let bytes = Self.wire(e, XI_Motion, extra: Self.words([0, 0b1100, 5, 0x8000_0000, UInt32(bitPattern: -3), 0]))
+        let read = bytes.withUnsafeBytes { XI2Decoder.motionValuators($0, xiOpcode: Self.opcode, 3, 2) }
+        #expect(read == XI2MotionValuators(source: 10, flags: 0, first: -3, second: 5.5))
+        let absent = bytes.withUnsafeBytes { XI2Decoder.motionValuators($0, xiOpcode: Self.opcode, 0, 40) }
+        #expect(absent == XI2MotionValuators(source: 10, flags: 0, first: nil, second: nil))
+        // Every truncation, a touch and another opcode read nothing.
+        for n in 0..<bytes.count {
+            #expect(
+                Array(bytes[..<n]).withUnsafeBytes { XI2Decoder.motionValuators($0, xiOpcode: Self.opcode, 2, 3) }
+                    == nil)
+        }
+        #expect(
+            Self.touch(XI_TouchBegin).withUnsafeBytes { XI2Decoder.motionValuators($0, xiOpcode: Self.opcode, 2, 3) }
+                == nil)
+        #expect(bytes.withUnsafeBytes { XI2Decoder.motionValuators($0, xiOpcode: Self.opcode + 1, 2, 3) } == nil)
+    }
+
     @Test("A GenericEvent of another opcode is not decoded as XI2, even when it looks like one")
     func wrongOpcode() {
         let bytes = Self.touch(XI_TouchBegin)

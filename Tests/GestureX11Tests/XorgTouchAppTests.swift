@@ -152,6 +152,43 @@ extension XServerTests {
         }
 
         @Test(
+            "XI 2.1 smooth scroll over the flower pans it (continuous, 40 pt an increment); with Ctrl it zooms",
+            arguments: [false, true])
+        func smoothScroll(ctrl: Bool) throws {
+            let t = try TouchSession()
+            defer { t.close() }
+            let app = t.app
+            let image = try app.region("image")
+            app.move(to: image.center)
+            if ctrl { app.connection.key(Keysym.controlL, pressed: true) }
+            app.connection.sync()
+            let pad = t.server.touchpad
+            // The first event after the pointer came in sets the baseline (valuators are absolute).
+            try pad.scroll(horizontal: 120, vertical: 120)
+            try pad.sync()
+            pause(0.3)
+            for (h, v) in [(0.0, 60.0), (0.0, 60.0), (-30.0, 0.0)] {
+                try pad.scroll(horizontal: h, vertical: v)
+                try pad.sync()
+                pause(0.02)
+            }
+            if ctrl { app.connection.key(Keysym.controlL, pressed: false) }
+            app.connection.sync()
+            if ctrl {
+                let ended = try app.waitFor("imagePinch", "ended")
+                // Down one click: ×1/1.1; the horizontal step does not zoom.
+                #expect(abs((ended.scale ?? 0) - 1 / 1.1) < 1e-4, "\(summary(app.lines(of: "imagePinch")))")
+                #expect(app.lines(of: "imagePan").isEmpty)
+            } else {
+                let ended = try app.waitFor("imagePan", "ended")
+                let lines = app.lines(of: "imagePan")
+                #expect(lines.map { $0.state ?? "" } == ["began", "changed", "changed", "ended"], "\(summary(lines))")
+                #expect((ended.object["translation"] as? [NSNumber])?.map(\.doubleValue) == [10, -40], "\(ended)")
+                #expect(ended.touches == 0)
+            }
+        }
+
+        @Test(
             "An XI 2.4 touchpad pinch carries scale and angle to the view under the pointer",
             arguments: [
                 ("pinch", ["pinch"]), ("rotate", ["rotation"]),

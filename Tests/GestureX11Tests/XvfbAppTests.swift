@@ -249,7 +249,7 @@ extension XServerTests {
             // Pan the image by (dx, dy): the picture follows the finger.
             let start = imageRect.center + (-imageRect.width * 0.1, imageRect.height * 0.1)
             let (dx, dy) = (imageRect.width * 0.25, -imageRect.height * 0.1)
-            try app.drag(straightPath(from: start, to: start + (dx, dy), steps: 20))
+            try app.drag(straightPath(from: start, to: start + (dx, dy), steps: 20), rest: 0.07)
             try app.waitFor("imagePan", "ended")
             // The picture follows the finger: by the pan's own translation (XTest moves whole
             // pixels, so it is the requested one rounded).

@@ -56,7 +56,7 @@ extension XServerTests {
                 for _ in 0..<phase.count { app.keyChord([], phase.keysym) }
                 let start = app.log.lines(from: 0).count
                 let (dx, dy) = (n % 2 == 0 ? 40.0 : -35.0, n % 2 == 0 ? -30.0 : 25.0)
-                try app.drag(straightPath(from: centre, to: centre + (dx, dy), steps: 40), interval: 0.004)
+                try app.drag(straightPath(from: centre, to: centre + (dx, dy), steps: 40), interval: 0.004, rest: 0.07)
                 try app.waitFor("imagePan", "ended", from: start, timeout: 5)
                 centre = centre + (dx, dy)
                 let box = app.pixelRect(LayoutRect(x: centre.x - 8, y: centre.y - 8, width: 16, height: 16))

@@ -138,7 +138,7 @@ import Testing
         ),
         (
             #"[{"kind":"pan","edges":["left"]}]"#,
-            #"s.json:1: unknown key "edges" for a pan recognizer (expected one of name, kind, view, frame, transform, requireToFail, simultaneousWith, shouldBegin, shouldReceive, shouldRequireFailureOf, shouldBeRequiredToFailBy, isEnabled, cancelsTouchesInView, minimumNumberOfTouches, maximumNumberOfTouches, reportIn)"#
+            #"s.json:1: unknown key "edges" for a pan recognizer (expected one of name, kind, view, frame, transform, requireToFail, simultaneousWith, shouldBegin, shouldReceive, shouldRequireFailureOf, shouldBeRequiredToFailBy, isEnabled, cancelsTouchesInView, minimumNumberOfTouches, maximumNumberOfTouches, allowedScrollTypesMask, reportIn)"#
         ),
         (
             #"[{"kind":"screenEdgePan","reportIn":"screen"}]"#,

@@ -46,7 +46,7 @@ struct ReplaySpecCLITests {
         ),
         (
             Self.trace(#"{"type":"set","t":0.1,"recognizer":"pann","isEnabled":false}"#), nil,
-            #"gestures: @trace:3: unknown recognizer "pann" (expected one of tap, swipeRight, swipeLeft, swipeUp, swipeDown, pinch, rotation, shake, imagePan, imagePinch, imageRotation, imageLongPress, edgePan)"#
+            #"gestures: @trace:3: unknown recognizer "pann" (expected one of tap, swipeRight, swipeLeft, swipeUp, swipeDown, pinch, rotation, shake, imagePan, imagePinch, imageRotation, imageLongPress, edgePan, imageDoubleTap)"#
         ),
         (
             Self.trace(#"{"type":"set","t":0.1,"recognizer":"pan","velocity":[0,0]}"#), "@spec",
@@ -121,6 +121,6 @@ struct ReplaySpecCLITests {
             r.stderr
                 == "gestures: \(trace):3: unknown recognizer \"pann\" (expected one of tap, swipeRight, swipeLeft, "
                 + "swipeUp, swipeDown, pinch, rotation, shake, imagePan, imagePinch, imageRotation, imageLongPress, "
-                + "edgePan)\n")
+                + "edgePan, imageDoubleTap)\n")
     }
 }

@@ -255,6 +255,7 @@ import Testing
                 #"{"type":"gesture","t":0.5,"recognizer":"imagePan","kind":"pan","state":"failed","x":512.0,"y":600.0,"touches":1,"translation":[0.0,0.0],"velocity":[0.0,0.0],"label":"Long pressed"}"#,
                 #"{"type":"gesture","t":0.5,"recognizer":"imagePinch","kind":"pinch","state":"failed","x":512.0,"y":600.0,"touches":1,"scale":1.0,"velocity":0.0,"label":"Long pressed"}"#,
                 #"{"type":"gesture","t":0.5,"recognizer":"imageRotation","kind":"rotation","state":"failed","x":512.0,"y":600.0,"touches":1,"rotation":0.0,"velocity":0.0,"label":"Long pressed"}"#,
+                #"{"type":"gesture","t":0.5,"recognizer":"imageDoubleTap","kind":"tap","state":"failed","x":512.0,"y":600.0,"touches":1,"taps":0,"label":"Long pressed"}"#,
                 #"{"type":"gesture","t":0.8,"recognizer":"imageLongPress","kind":"longPress","state":"ended","x":512.0,"y":600.0,"touches":1,"label":"Long pressed"}"#,
                 #"{"type":"final","label":"Long pressed","image":{"matrix":[1.0,0.0,0.0,1.0,343.04,414.72],"bounds":[337.92,337.92]}}"#,
             ])

@@ -151,10 +151,12 @@ final class GesturesApp {
 
     /// A button-1 drag through `points` (window points), `interval` seconds between motions,
     /// with `modifiers` (keysyms) held from before the press until after the release. `midway`
-    /// runs after `midwayAfter` motions with the button still down.
+    /// runs after `midwayAfter` motions with the button still down. `rest` is the pause at the
+    /// last point before the release (≥ 0.05 s: the finger has stopped, so the app's momentum
+    /// does not carry the picture on).
     func drag(
         _ points: [LayoutPoint], interval: Double = 0.01, modifiers: [Int32] = [],
-        midwayAfter: Int? = nil, midway: (() throws -> Void)? = nil
+        midwayAfter: Int? = nil, rest: Double = 0, midway: (() throws -> Void)? = nil
     ) throws {
         guard let first = points.first else { return }
         move(to: first)
@@ -168,7 +170,7 @@ final class GesturesApp {
             move(to: p)
             connection.sync()
         }
-        pause(interval)
+        pause(max(interval, rest))
         connection.button(1, pressed: false)
         for m in modifiers.reversed() { connection.key(m, pressed: false) }
         connection.sync()

@@ -227,6 +227,16 @@ final class InputTestDevice {
         try send(m)
     }
 
+    /// Smooth scroll (Pointer / PointerGesture devices): relative changes of the horizontal
+    /// (axis 2) and vertical (axis 3) scroll valuators, in the driver's units.
+    func scroll(horizontal: Double = 0, vertical: Double = 0) throws {
+        var m = Message(size: InputTestProtocol.motionSize, type: .motion)
+        m.put(UInt32(0), at: 8)
+        if horizontal != 0 { m.putValuator(2, horizontal, base: 16) }
+        if vertical != 0 { m.putValuator(3, vertical, base: 16) }
+        try send(m)
+    }
+
     /// A button of a pointer device, without valuators.
     func button(_ button: Int32, pressed: Bool) throws {
         var m = Message(size: InputTestProtocol.buttonSize, type: .button)

@@ -1,0 +1,109 @@
+import CXCB
+import GestureKit
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// XI 2.1 smooth scroll (issue 8 point 1): the scroll valuators of each slave device, read from
+/// `XIQueryDevice` (`XIScrollClass`: the valuator's number, vertical or horizontal, and its
+/// `increment`, the value of one wheel click); an `XI_Motion` that moves one is a `continuous`
+/// scroll of (change ÷ increment) × ``ScrollInput/clickDistance`` points, the content moving
+/// against the scroll (a valuator growing is a scroll down or right). Ctrl makes it a scroll-zoom.
+///
+/// The XI 2.1 rules on emulation: the server turns smooth scroll into wheel buttons and wheel
+/// buttons into smooth scroll, and flags what it made `XIPointerEmulated`. The shell takes only
+/// what is not emulated — smooth scroll from the valuators, a wheel without valuators (or XTest)
+/// from its buttons — so nothing counts twice. (Without any scroll valuator known it takes the
+/// emulated buttons too.) The first event of a device after the pointer entered the window sets
+/// the baseline: valuators are absolute, and their value while the pointer was elsewhere is not ours.
+extension X11Shell {
+    /// One device's scroll valuators and their last values.
+    struct ScrollAxes {
+        var vertical: Int = -1
+        var verticalIncrement = 0.0
+        var horizontal: Int = -1
+        var horizontalIncrement = 0.0
+        var lastVertical: Double?
+        var lastHorizontal: Double?
+    }
+
+    /// Reads every device's scroll classes (at start and after the device hierarchy changed).
+    func queryScrollAxes() {
+        guard xinputVersion >= 2.1 else { return }
+        let cookie = xcb_input_xi_query_device(x.raw, 0)  // XIAllDevices
+        guard let reply = xcb_input_xi_query_device_reply(x.raw, cookie, nil) else { return }
+        defer { free(reply) }
+        var found: [Int32: ScrollAxes] = [:]
+        var devices = xcb_input_xi_query_device_infos_iterator(reply)
+        while devices.rem > 0, let info = devices.data {
+            var axes = ScrollAxes()
+            var classes = xcb_input_xi_device_info_classes_iterator(info)
+            while classes.rem > 0, let c = classes.data {
+                // A scroll class is 24 bytes: type, len (words), sourceid, number, scroll_type,
+                // pad, flags, increment (FP32.32).
+                if c.pointee.type == UInt16(XCB_INPUT_DEVICE_CLASS_TYPE_SCROLL.rawValue), c.pointee.len >= 6 {
+                    let raw = UnsafeRawPointer(c)
+                    let number = Int(raw.loadUnaligned(fromByteOffset: 6, as: UInt16.self))
+                    let kind = raw.loadUnaligned(fromByteOffset: 8, as: UInt16.self)
+                    let integral = raw.loadUnaligned(fromByteOffset: 16, as: Int32.self)
+                    let fraction = raw.loadUnaligned(fromByteOffset: 20, as: UInt32.self)
+                    let increment = Double(integral) + Double(fraction) / 4_294_967_296
+                    if increment.isFinite && increment != 0 {
+                        if kind == 1 {  // XIScrollTypeVertical
+                            axes.vertical = number
+                            axes.verticalIncrement = increment
+                        } else if kind == 2 {  // XIScrollTypeHorizontal
+                            axes.horizontal = number
+                            axes.horizontalIncrement = increment
+                        }
+                    }
+                }
+                xcb_input_device_class_next(&classes)
+            }
+            if axes.vertical >= 0 || axes.horizontal >= 0 { found[Int32(info.pointee.deviceid)] = axes }
+            xcb_input_xi_device_info_next(&devices)
+        }
+        scrollAxes = found
+    }
+
+    /// An `XI_Motion` (not emulated) whose scroll valuators moved: a continuous scroll.
+    func scrollValuators(_ bytes: UnsafeRawBufferPointer, x ex: Double, y ey: Double, modifiers: UInt32, time: UInt32) {
+        guard !scrollAxes.isEmpty, let source = XI2Decoder.motionValuators(bytes, xiOpcode: xiOpcode, -1, -1)?.source,
+            var axes = scrollAxes[source],
+            let v = XI2Decoder.motionValuators(bytes, xiOpcode: xiOpcode, axes.vertical, axes.horizontal),
+            v.flags & XI2Decoder.pointerEmulated == 0
+        else { return }
+        var delta = Vector.zero
+        if let value = v.first {
+            if let last = axes.lastVertical {
+                delta.dy = -(value - last) / axes.verticalIncrement * ScrollInput.clickDistance
+            }
+            axes.lastVertical = value
+        }
+        if let value = v.second {
+            if let last = axes.lastHorizontal {
+                delta.dx = -(value - last) / axes.horizontalIncrement * ScrollInput.clickDistance
+            }
+            axes.lastHorizontal = value
+        }
+        scrollAxes[source] = axes
+        guard delta != .zero, delta.dx.isFinite, delta.dy.isFinite else { return }
+        flushFrame()
+        let scroll = ScrollInput(
+            timestamp: eventTime(time), location: point(ex, ey),
+            delta: Vector(dx: quantize(delta.dx), dy: quantize(delta.dy)), type: .continuous,
+            zoom: modifiers & ModifierBits.control != 0)
+        feed(.scroll(scroll), real: true)
+    }
+
+    /// The pointer left: every baseline is stale.
+    func forgetScrollBaselines() {
+        for key in scrollAxes.keys {
+            scrollAxes[key]?.lastVertical = nil
+            scrollAxes[key]?.lastHorizontal = nil
+        }
+    }
+}
