@@ -208,6 +208,8 @@ public enum DemoRenderer {
         cairo_font_extents(cr, &fe)
         run.x = rect.midX - run.extents.x_advance / 2
         run.y = rect.midY + (fe.ascent - fe.descent) / 2
+        run.ascent = fe.ascent
+        run.descent = fe.descent
         return run
     }
 
@@ -223,11 +225,12 @@ public enum DemoRenderer {
         return cairo_create(surface)
     }()
 
-    /// The part of the label's `rect` that `text` can touch when drawn there: the full height,
-    /// and the width of its ink and advance plus a margin of 4 pt and 3 % (hinting at another
-    /// pixel scale moves each glyph by a fraction of a pixel). A label change damages the old
-    /// and the new text's boxes only, not the whole label: a drag changes the label every
-    /// frame, and the label's width was a third of the pixels a drag redrew.
+    /// The part of the label's `rect` that `text` can touch when drawn there: the box of its ink,
+    /// its advance and the font's ascent and descent, plus a margin of 4 pt and 3 % of its width
+    /// (hinting at another pixel scale moves each glyph by a fraction of a pixel), within `rect`.
+    /// A label change damages the old and the new text's boxes only, not the whole label: a
+    /// drag changes the label every frame, and the label's width was a third of the pixels a
+    /// drag redrew.
     public static func labelTextBox(_ text: String, in rect: Rect) -> Rect? {
         let cr = measuring
         DemoFonts.select(DemoFonts.regular, on: cr)
@@ -237,10 +240,15 @@ public enum DemoRenderer {
         let left = min(x, x + e.x_bearing)
         let right = max(x + e.x_advance, x + e.x_bearing + e.width)
         guard left.isFinite, right.isFinite else { return rect }
+        let top = min(run.y - run.ascent, run.y + e.y_bearing)
+        let bottom = max(run.y + run.descent, run.y + e.y_bearing + e.height)
+        guard top.isFinite, bottom.isFinite else { return rect }
         let margin = 4 + 0.03 * (right - left)
         let minX = max(rect.minX, left - margin)
         let maxX = min(rect.maxX, right + margin)
-        return maxX > minX ? Rect(x: minX, y: rect.minY, width: maxX - minX, height: rect.height) : nil
+        let minY = max(rect.minY, top - 4)
+        let maxY = min(rect.maxY, bottom + 4)
+        return maxX > minX && maxY > minY ? Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY) : nil
     }
 
     /// `text` as glyphs of `cr`'s current font, laid out from (0, 0), with their extents, and
@@ -251,6 +259,9 @@ public enum DemoRenderer {
         var extents = cairo_text_extents_t()
         var x = 0.0
         var y = 0.0
+        /// The font's ascent and descent (set by `fitted`).
+        var ascent = 0.0
+        var descent = 0.0
 
         init?(_ cr: OpaquePointer, _ text: String) {
             var pointer: UnsafeMutablePointer<cairo_glyph_t>?

@@ -553,6 +553,7 @@ public final class DemoScene: ShellScene {
     /// line — stays finite. (UIKit would raise on a non-finite layer geometry.)
     public static let maximumImageMagnitude = 1e9
 
+    @exclusivity(unchecked) private var labelBoxes: [(text: String, in: Rect, box: Rect?)] = []
     @exclusivity(unchecked) private var lastImageInRange = (AffineTransform.identity, Point.zero, Size.zero)
 
     private func keepImageInRange() {
@@ -634,7 +635,7 @@ public final class DemoScene: ShellScene {
         }
         if label != d.label {
             for text in [d.label, label] {
-                if let r = DemoRenderer.labelTextBox(text, in: layout.label) { rects.append(r) }
+                if let r = labelBox(text) { rects.append(r) }
             }
         }
         if touchesShown {
@@ -644,6 +645,16 @@ public final class DemoScene: ShellScene {
             }
         }
         return rects
+    }
+
+    /// `DemoRenderer.labelTextBox` of `text` in the layout's label, remembered for the last two
+    /// texts asked (a frame asks for the drawn label's box and the new one's; the next frame's
+    /// drawn label is this one's new label).
+    private func labelBox(_ text: String) -> Rect? {
+        if let hit = labelBoxes.first(where: { $0.text == text && $0.in == layout.label }) { return hit.box }
+        let box = DemoRenderer.labelTextBox(text, in: layout.label)
+        labelBoxes = [labelBoxes.last, (text, layout.label, box)].compactMap { $0 }
+        return box
     }
 
     /// Whether the next move of the touches down could change what is drawn
