@@ -249,7 +249,6 @@ public final class X11Shell {
             pollfd(fd: wake?.fileDescriptor ?? -1, events: Int16(POLLIN), revents: 0),
             pollfd(fd: x.fileDescriptor, events: Int16(POLLIN), revents: 0),
         ]
-        let hold = batchHold
         var readable = true
         var woken = false
         var stashed: UnsafeMutablePointer<xcb_generic_event_t>?
@@ -278,6 +277,8 @@ public final class X11Shell {
             if outputPending?() == true { timeout = timeout < 0 ? 10 : min(timeout, 10) }
             // After the wake connection ended a batch, the next wait is on the X connection too:
             // what woke it may reach the X connection a moment later.
+            // (The hold is read each turn: the wake connection opens after the first frame.)
+            let hold = batchHold
             let batching = motionSeen && !drew && !frameWanted && !woken && hold > 0 && !scene.hasLiveGestures
             if batching {
                 let ms = Int32((hold * 1000).rounded(.up))

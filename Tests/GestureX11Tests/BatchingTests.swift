@@ -50,5 +50,34 @@ extension XServerTests {
             #expect(took < 0.5, "the click after the dead drags was answered after \(took) s: \(line.text)")
             #expect(app.process.isRunning)
         }
+
+        /// Voluntary context switches of `pid` (its sleeps: one per wake-up of the loop).
+        static func sleeps(_ pid: pid_t) -> Int? {
+            let status = readText("/proc/\(pid)/status")
+            guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("voluntary_ctxt_switches") })
+            else { return nil }
+            return Int(line.split(separator: "\t").last?.trimmingCharacters(in: .whitespaces) ?? "")
+        }
+
+        @Test("A dead drag of 1 s at 250 Hz is read in a few batches, not a wake-up per motion or per 60 Hz frame")
+        func deadDragWakesRarely() throws {
+            let session = try AppSession(arguments: ["--input-batch-ms", "500"])
+            defer { session.close() }
+            let app = session.app
+            _ = try app.log.waitFor("ready line") { $0.type == "ready" }
+            let tap = try app.region("tap")
+            // The tap fails past 10 pt; the rest of the stroke is dead motion, 250 moves in 1 s.
+            let path = (0...250).map { i in
+                tap.center + (-tap.width / 3 + tap.width * 2 / 3 * Double(i) / 250, 10 * sin(Double(i) / 10))
+            }
+            var before: Int?
+            var after: Int?
+            try app.drag(path, interval: 0.004, midwayAfter: 25) { before = Self.sleeps(app.process.pid) }
+            after = Self.sleeps(app.process.pid)
+            let woke = try #require(after) - (try #require(before))
+            // 225 motions over ~0.9 s: with a 500 ms hold a handful of reads (measured: 4); a
+            // hold cut to one 60 Hz frame made ~55, a wake-up per motion ~225.
+            #expect(woke < 25, "the app woke \(woke) times for 225 dead motions")
+        }
     }
 }
