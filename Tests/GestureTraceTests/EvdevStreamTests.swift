@@ -169,4 +169,20 @@ struct EvdevStreamTests {
         }
         for path in [late, tap] { Self.expectSame(path, size: nil, device: device) }
     }
+
+    @Test("A recording that changes between the check and the replay: the replay stops with its error")
+    func changedOnDisk() throws {
+        let path = Self.file("changed", Array((Self.header + Self.tapB + Self.liftB).utf8))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let stream = try TraceReader.stream(path: path, size: nil, device: nil)
+        #expect(FileManager.default.createFile(atPath: path, contents: Data((Self.header + Self.tapB + "E: x\n").utf8)))
+        var events: [InputEvent] = []
+        let error = stream.forEachEvent { events.append($0) }
+        #expect(
+            error
+                == TraceError(
+                    file: path, line: 9,
+                    message: "expected \"E: <seconds>.<microseconds> <type hex> <code hex> <value>\""))
+        #expect(events.count == 1)
+    }
 }
