@@ -58,12 +58,13 @@ final class EvdevLines {
 extension TraceReader {
     /// The format of a plain (not gzipped) file whose first meaningful line, as
     /// ``parse(text:file:size:deviceText:deviceFile:)`` finds it, is an evemu or a getevent
-    /// line, and whether it starts with a byte-order mark; nil for any other file.
-    static func evdevFormat(_ path: String) throws(TraceError) -> (EvdevFormat, byteOrderMark: Bool)? {
-        guard !path.hasSuffix(".gz") else { return nil }
-        let lines = try FileLines(path: path)
+    /// line, and whether it starts with a byte-order mark; nil for any other file, and when the
+    /// file cannot be read so far (the whole-file reader then says why, or finds gzip data
+    /// without the `.gz` name).
+    static func evdevFormat(_ path: String) -> (EvdevFormat, byteOrderMark: Bool)? {
+        guard !path.hasSuffix(".gz"), let lines = try? FileLines(path: path) else { return nil }
         var mark = false
-        while let raw = try lines.next() {
+        while let raw = try? lines.next() {
             var text = String(decoding: raw, as: UTF8.self)
             if lines.number == 1 && text.hasPrefix("\u{FEFF}") {
                 text = String(text.dropFirst())

@@ -92,7 +92,7 @@ extension TraceReader {
                 viewportFromTrace: size == nil && parser.viewport != nil, actions: parser.actions,
                 storage: .jsonLinesFile(path: path))
         }
-        if let (format, mark) = try evdevFormat(path) {
+        if let (format, mark) = evdevFormat(path) {
             return try streamEvdev(path: path, format: format, byteOrderMark: mark, size: size, device: device)
         }
         let bytes = try readBytes(path)

@@ -185,4 +185,15 @@ struct EvdevStreamTests {
                     message: "expected \"E: <seconds>.<microseconds> <type hex> <code hex> <value>\""))
         #expect(events.count == 1)
     }
+
+    @Test("Gzip data without the .gz name is still read whole and decompressed, the same events as read")
+    func gzipWithoutSuffix() throws {
+        let plain = Self.file("gz", Self.long(frames: 2000, tail: ""))
+        try gzip(plain)
+        let path = plain + ".data"
+        try FileManager.default.moveItem(atPath: plain + ".gz", toPath: path)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(!Self.expectSame(path, size: nil))  // whole, not from disk
+        #expect(try TraceReader.read(path: path, size: nil, device: nil).frames.count == 2000)
+    }
 }
