@@ -196,4 +196,36 @@ struct EvdevStreamTests {
         #expect(!Self.expectSame(path, size: nil))  // whole, not from disk
         #expect(try TraceReader.read(path: path, size: nil, device: nil).frames.count == 2000)
     }
+
+    @Test(
+        "Mutated recordings (line ends, marks, combining and invalid bytes, stray fields): read and stream agree",
+        arguments: [false, true])
+    func mutations(getevent: Bool) {
+        let clean =
+            getevent ? Self.getevent.replacingOccurrences(of: "\r", with: "") : Self.header + Self.tapB + Self.liftB
+        let base = Array(clean.utf8)
+        let pieces: [[UInt8]] = [
+            [0x0D], [0x0A], [0x0D, 0x0A], [0x20], [0x09], [0xEF, 0xBB, 0xBF], [0xCC, 0x81], [0xFF], [0x23],
+            Array("E: ".utf8), Array("A: 35 0 10 0 0\n".utf8), Array("[ 2.0] EV_SYN SYN_MT_REPORT 0\n".utf8), [0x30],
+        ]
+        var seed: UInt64 = getevent ? 7 : 11
+        func next(_ n: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(n))
+        }
+        for round in 0..<600 {
+            var bytes = base
+            for _ in 0...next(2) {
+                let at = next(bytes.count + 1)
+                if next(4) == 0 && at < bytes.count {
+                    bytes.remove(at: at)
+                } else {
+                    bytes.insert(contentsOf: pieces[next(pieces.count)], at: at)
+                }
+            }
+            let path = Self.file("mutation-\(getevent)-\(round)", bytes)
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            Self.expectSame(path, size: nil)
+        }
+    }
 }
