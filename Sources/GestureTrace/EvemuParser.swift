@@ -85,10 +85,18 @@ struct EvemuParser {
         var events: [EvdevEvent] = []
     }
 
+    /// One parsed evemu line.
+    enum Line {
+        case event(EvdevEvent)
+        case axis(UInt16, AxisRange)
+        /// A header line other than `A:`, a comment or a blank line.
+        case other
+    }
+
     /// Parses every line. A device description may be a whole recording: its events are checked
-    /// like any others and then ignored by the caller. Works on UTF-8 bytes: recordings run to
-    /// tens of thousands of lines.
-    static func parseLines(_ text: String, file: String) throws(TraceError) -> Parsed {
+    /// like any others and then ignored by the caller (`keepEvents` false: not kept). Works on
+    /// UTF-8 bytes: recordings run to tens of thousands of lines.
+    static func parseLines(_ text: String, file: String, keepEvents: Bool = true) throws(TraceError) -> Parsed {
         var parsed = Parsed()
         let bytes = Array(text.utf8)
         let count = bytes.count
@@ -98,35 +106,42 @@ struct EvemuParser {
             var end = start
             while end < count && bytes[end] != 0x0A { end += 1 }
             n += 1
-            var stop = end
-            if stop > start && bytes[stop - 1] == 0x0D { stop -= 1 }
-            defer { start = end + 1 }
-            var first = start
-            while first < stop && (bytes[first] == 0x20 || bytes[first] == 0x09) { first += 1 }
-            if first == stop || bytes[first] == UInt8(ascii: "#") { continue }
-            if stop - start >= 2 && bytes[start + 1] == UInt8(ascii: ":") {
-                switch bytes[start] {
-                case UInt8(ascii: "E"):
-                    parsed.events.append(try parseEvent(bytes[(start + 2)..<stop], line: n, file: file))
-                    continue
-                case UInt8(ascii: "A"):
-                    let rest = String(decoding: bytes[(start + 2)..<stop], as: UTF8.self)
-                    let (code, range) = try parseAxis(rest[...], line: n, file: file)
-                    parsed.ranges[code] = range
-                    continue
-                case UInt8(ascii: "N"), UInt8(ascii: "I"), UInt8(ascii: "P"), UInt8(ascii: "B"),
-                    UInt8(ascii: "L"), UInt8(ascii: "S"):
-                    continue
-                default:
-                    break
-                }
+            switch try parseLine(bytes[start..<end], number: n, file: file) {
+            case .event(let e): if keepEvents { parsed.events.append(e) }
+            case .axis(let code, let range): parsed.ranges[code] = range
+            case .other: break
             }
-            throw TraceError(
-                file: file, line: n,
-                message:
-                    "expected an evemu line (\"N:\", \"I:\", \"P:\", \"B:\", \"A:\", \"L:\", \"S:\", \"E:\" or \"#\")")
+            start = end + 1
         }
         return parsed
+    }
+
+    /// One line without its `\n` (a `\r` before it is dropped), numbered `n` in errors.
+    static func parseLine(_ bytes: ArraySlice<UInt8>, number n: Int, file: String) throws(TraceError) -> Line {
+        let start = bytes.startIndex
+        var stop = bytes.endIndex
+        if stop > start && bytes[stop - 1] == 0x0D { stop -= 1 }
+        var first = start
+        while first < stop && (bytes[first] == 0x20 || bytes[first] == 0x09) { first += 1 }
+        if first == stop || bytes[first] == UInt8(ascii: "#") { return .other }
+        if stop - start >= 2 && bytes[start + 1] == UInt8(ascii: ":") {
+            switch bytes[start] {
+            case UInt8(ascii: "E"):
+                return .event(try parseEvent(bytes[(start + 2)..<stop], line: n, file: file))
+            case UInt8(ascii: "A"):
+                let rest = String(decoding: bytes[(start + 2)..<stop], as: UTF8.self)
+                let (code, range) = try parseAxis(rest[...], line: n, file: file)
+                return .axis(code, range)
+            case UInt8(ascii: "N"), UInt8(ascii: "I"), UInt8(ascii: "P"), UInt8(ascii: "B"),
+                UInt8(ascii: "L"), UInt8(ascii: "S"):
+                return .other
+            default:
+                break
+            }
+        }
+        throw TraceError(
+            file: file, line: n,
+            message: "expected an evemu line (\"N:\", \"I:\", \"P:\", \"B:\", \"A:\", \"L:\", \"S:\", \"E:\" or \"#\")")
     }
 
     /// Splits on blanks, stopping at a `#` comment.
@@ -272,21 +287,33 @@ struct EvemuParser {
     func frames(
         _ events: [EvdevEvent], ranges recorded: [UInt16: AxisRange], deviceText: String?, unitsArePoints: Bool
     ) throws(TraceError) -> [InputEvent] {
+        var summary = EvdevSummary()
+        for e in events { summary.note(e) }
+        guard
+            var builder = try builder(
+                summary, ranges: recorded, deviceText: deviceText, unitsArePoints: unitsArePoints)
+        else { return [] }
+        for e in events { try builder.feed(e) }
+        return builder.output
+    }
+
+    /// The frame builder for a recording of which `summary` was gathered (nil when it has no
+    /// events), after the device description's checks and the axis ranges' (errors at the
+    /// recording's first event): the events are then fed to it in order.
+    func builder(
+        _ summary: EvdevSummary, ranges recorded: [UInt16: AxisRange], deviceText: String?, unitsArePoints: Bool
+    ) throws(TraceError) -> FrameBuilder? {
         var ranges = recorded
         if let deviceText {
-            let device = try Self.parseLines(deviceText, file: deviceFile)
+            let device = try Self.parseLines(deviceText, file: deviceFile, keepEvents: false)
             ranges.merge(device.ranges) { _, fromDevice in fromDevice }
         }
-        guard let first = events.first else { return [] }
+        guard let first = summary.first else { return nil }
 
         var mode = Mode.singleTouch
-        if events.contains(where: { $0.type == EvdevCode.evSyn && $0.code == EvdevCode.synMTReport }) {
+        if summary.multitouchReport {
             mode = .protocolA
-        } else if ranges[EvdevCode.absMTPositionX] != nil
-            || events.contains(where: {
-                $0.type == EvdevCode.evAbs && (EvdevCode.absMTSlot...0x3d).contains($0.code)
-            })
-        {
+        } else if ranges[EvdevCode.absMTPositionX] != nil || summary.multitouchAxis {
             mode = .protocolB
         }
         let xCode = mode == .singleTouch ? EvdevCode.absX : EvdevCode.absMTPositionX
@@ -308,13 +335,23 @@ struct EvemuParser {
                 message: "axis \(String(code, radix: 16)) has an empty range (min \(r.min), max \(r.max))")
         }
         let scaler = Scaler(x: xr, y: yr, viewport: viewport)
-        var builder = FrameBuilder(start: first.time, scaler: scaler, file: file)
-        switch mode {
-        case .protocolB: try builder.protocolB(events)
-        case .protocolA: try builder.protocolA(events)
-        case .singleTouch: builder.singleTouch(events)
-        }
-        return builder.output
+        return FrameBuilder(start: first.time, scaler: scaler, file: file, mode: mode)
+    }
+}
+
+/// What the touch reconstruction needs to know of a whole recording before its first frame:
+/// its first event (the time origin) and whether it is protocol A or B.
+struct EvdevSummary {
+    var first: EvdevEvent?
+    /// Any `SYN_MT_REPORT`: protocol A.
+    var multitouchReport = false
+    /// Any `ABS_MT_*` event: protocol B unless A.
+    var multitouchAxis = false
+
+    mutating func note(_ e: EvdevEvent) {
+        if first == nil { first = e }
+        if e.type == EvdevCode.evSyn && e.code == EvdevCode.synMTReport { multitouchReport = true }
+        if e.type == EvdevCode.evAbs && (EvdevCode.absMTSlot...0x3d).contains(e.code) { multitouchAxis = true }
     }
 }
 
@@ -335,18 +372,37 @@ struct Scaler {
     }
 }
 
-/// Turns evdev events into touch frames.
+/// Turns evdev events into touch frames, one event at a time (``feed(_:)``): its state is the
+/// slots or contacts of the frame in progress, never the recording.
 struct FrameBuilder {
     let start: Int64
     let scaler: Scaler
     let file: String
+    let mode: EvemuParser.Mode
+    /// The frames made so far (see ``drain(_:)``).
     var output: [InputEvent] = []
     private var nextID = 1
 
-    init(start: Int64, scaler: Scaler, file: String) {
+    init(start: Int64, scaler: Scaler, file: String, mode: EvemuParser.Mode) {
         self.start = start
         self.scaler = scaler
         self.file = file
+        self.mode = mode
+    }
+
+    /// Takes the next event of the recording; a `SYN_REPORT` may add a frame to ``output``.
+    mutating func feed(_ e: EvdevEvent) throws(TraceError) {
+        switch mode {
+        case .protocolB: try feedB(e)
+        case .protocolA: try feedA(e)
+        case .singleTouch: feedSingle(e)
+        }
+    }
+
+    /// Hands over the frames made so far and forgets them.
+    mutating func drain(_ body: (InputEvent) -> Void) {
+        for event in output { body(event) }
+        output.removeAll(keepingCapacity: true)
     }
 
     /// More than ``TraceReader/maximumTouches`` fingers down at once, at `line`.
@@ -380,71 +436,70 @@ struct FrameBuilder {
         var emitted: Point?
     }
 
-    mutating func protocolB(_ events: [EvdevEvent]) throws(TraceError) {
-        var slots: [Int32: Slot] = [:]
-        var activeCount = 0
-        // The slots written since the last SYN_REPORT: only they can change at the next one (a
-        // scan of every slot ever seen per frame was quadratic in a recording of 50k slots).
-        var touched: Set<Int32> = []
-        var current: Int32 = 0
-        var ended: [TouchChange] = []
-        for e in events {
-            if e.type == EvdevCode.evAbs
-                && (e.code == EvdevCode.absMTTrackingID || e.code == EvdevCode.absMTPositionX
-                    || e.code == EvdevCode.absMTPositionY)
-            {
-                touched.insert(current)
+    private var slots: [Int32: Slot] = [:]
+    private var activeCount = 0
+    // The slots written since the last SYN_REPORT: only they can change at the next one (a
+    // scan of every slot ever seen per frame was quadratic in a recording of 50k slots).
+    private var touched: Set<Int32> = []
+    private var current: Int32 = 0
+    private var ended: [TouchChange] = []
+
+    private mutating func feedB(_ e: EvdevEvent) throws(TraceError) {
+        if e.type == EvdevCode.evAbs
+            && (e.code == EvdevCode.absMTTrackingID || e.code == EvdevCode.absMTPositionX
+                || e.code == EvdevCode.absMTPositionY)
+        {
+            touched.insert(current)
+        }
+        switch (e.type, e.code) {
+        case (EvdevCode.evAbs, EvdevCode.absMTSlot):
+            current = e.value
+        case (EvdevCode.evAbs, EvdevCode.absMTTrackingID):
+            var s = slots[current] ?? Slot()
+            if e.value < 0 || (s.active && s.trackingID != e.value) {
+                // Lift (or a new tracking id replacing the old one without a −1).
+                if s.active, let id = s.touchID, let x = s.x, let y = s.y {
+                    ended.append(TouchChange(id: id, phase: .ended, location: scaler.point(x, y)))
+                }
+                if s.active { activeCount -= 1 }
+                s.active = false
+                s.touchID = nil
+                s.emitted = nil
             }
-            switch (e.type, e.code) {
-            case (EvdevCode.evAbs, EvdevCode.absMTSlot):
-                current = e.value
-            case (EvdevCode.evAbs, EvdevCode.absMTTrackingID):
-                var s = slots[current] ?? Slot()
-                if e.value < 0 || (s.active && s.trackingID != e.value) {
-                    // Lift (or a new tracking id replacing the old one without a −1).
-                    if s.active, let id = s.touchID, let x = s.x, let y = s.y {
-                        ended.append(TouchChange(id: id, phase: .ended, location: scaler.point(x, y)))
-                    }
-                    if s.active { activeCount -= 1 }
-                    s.active = false
-                    s.touchID = nil
-                    s.emitted = nil
-                }
-                if e.value >= 0 && !s.active {
-                    s.active = true
-                    activeCount += 1
-                    if activeCount > TraceReader.maximumTouches { throw tooManyTouches(e.line) }
-                }
-                s.trackingID = e.value
-                slots[current] = s
-            case (EvdevCode.evAbs, EvdevCode.absMTPositionX):
-                slots[current, default: Slot()].x = e.value
-            case (EvdevCode.evAbs, EvdevCode.absMTPositionY):
-                slots[current, default: Slot()].y = e.value
-            case (EvdevCode.evSyn, EvdevCode.synReport):
-                var changes = ended
-                ended.removeAll()
-                for key in touched.sorted() {
-                    var s = slots[key]!
-                    guard s.active, let x = s.x, let y = s.y else { continue }
-                    let p = scaler.point(x, y)
-                    if let id = s.touchID {
-                        if s.emitted != p {
-                            changes.append(TouchChange(id: id, phase: .moved, location: p))
-                        }
-                    } else {
-                        let id = freshID()
-                        s.touchID = id
-                        changes.append(TouchChange(id: id, phase: .began, location: p))
-                    }
-                    s.emitted = p
-                    slots[key] = s
-                }
-                touched.removeAll()
-                emit(e.time, changes)
-            default:
-                break
+            if e.value >= 0 && !s.active {
+                s.active = true
+                activeCount += 1
+                if activeCount > TraceReader.maximumTouches { throw tooManyTouches(e.line) }
             }
+            s.trackingID = e.value
+            slots[current] = s
+        case (EvdevCode.evAbs, EvdevCode.absMTPositionX):
+            slots[current, default: Slot()].x = e.value
+        case (EvdevCode.evAbs, EvdevCode.absMTPositionY):
+            slots[current, default: Slot()].y = e.value
+        case (EvdevCode.evSyn, EvdevCode.synReport):
+            var changes = ended
+            ended.removeAll()
+            for key in touched.sorted() {
+                var s = slots[key]!
+                guard s.active, let x = s.x, let y = s.y else { continue }
+                let p = scaler.point(x, y)
+                if let id = s.touchID {
+                    if s.emitted != p {
+                        changes.append(TouchChange(id: id, phase: .moved, location: p))
+                    }
+                } else {
+                    let id = freshID()
+                    s.touchID = id
+                    changes.append(TouchChange(id: id, phase: .began, location: p))
+                }
+                s.emitted = p
+                slots[key] = s
+            }
+            touched.removeAll()
+            emit(e.time, changes)
+        default:
+            break
         }
     }
 
@@ -464,40 +519,39 @@ struct FrameBuilder {
         var location: Point
     }
 
-    mutating func protocolA(_ events: [EvdevEvent]) throws(TraceError) {
-        var previous: [Known] = []
-        var contacts: [Contact] = []
-        var contact = Contact()
-        var dirty = false
-        for e in events {
-            switch (e.type, e.code) {
-            case (EvdevCode.evAbs, EvdevCode.absMTPositionX):
-                contact.x = e.value
-                dirty = true
-            case (EvdevCode.evAbs, EvdevCode.absMTPositionY):
-                contact.y = e.value
-                dirty = true
-            case (EvdevCode.evAbs, EvdevCode.absMTTrackingID):
-                contact.trackingID = e.value
-                dirty = true
-            case (EvdevCode.evAbs, EvdevCode.absMTTouchMajor):
-                contact.major = e.value
-                dirty = true
-            case (EvdevCode.evSyn, EvdevCode.synMTReport):
-                if contact.isTouching { contacts.append(contact) }
-                // (Matching by distance pairs every contact with every one of the last frame.)
-                if contacts.count > TraceReader.maximumTouches { throw tooManyTouches(e.line) }
-                contact = Contact()
-                dirty = false
-            case (EvdevCode.evSyn, EvdevCode.synReport):
-                if dirty && contact.isTouching { contacts.append(contact) }
-                contact = Contact()
-                dirty = false
-                previous = frameA(e.time, contacts, previous)
-                contacts.removeAll()
-            default:
-                break
-            }
+    private var previous: [Known] = []
+    private var contacts: [Contact] = []
+    private var contact = Contact()
+    private var dirty = false
+
+    private mutating func feedA(_ e: EvdevEvent) throws(TraceError) {
+        switch (e.type, e.code) {
+        case (EvdevCode.evAbs, EvdevCode.absMTPositionX):
+            contact.x = e.value
+            dirty = true
+        case (EvdevCode.evAbs, EvdevCode.absMTPositionY):
+            contact.y = e.value
+            dirty = true
+        case (EvdevCode.evAbs, EvdevCode.absMTTrackingID):
+            contact.trackingID = e.value
+            dirty = true
+        case (EvdevCode.evAbs, EvdevCode.absMTTouchMajor):
+            contact.major = e.value
+            dirty = true
+        case (EvdevCode.evSyn, EvdevCode.synMTReport):
+            if contact.isTouching { contacts.append(contact) }
+            // (Matching by distance pairs every contact with every one of the last frame.)
+            if contacts.count > TraceReader.maximumTouches { throw tooManyTouches(e.line) }
+            contact = Contact()
+            dirty = false
+        case (EvdevCode.evSyn, EvdevCode.synReport):
+            if dirty && contact.isTouching { contacts.append(contact) }
+            contact = Contact()
+            dirty = false
+            previous = frameA(e.time, contacts, previous)
+            contacts.removeAll()
+        default:
+            break
         }
     }
 
@@ -549,37 +603,36 @@ struct FrameBuilder {
 
     // MARK: Single touch
 
-    mutating func singleTouch(_ events: [EvdevEvent]) {
-        var x: Int32?
-        var y: Int32?
-        var touching = false
-        var down: (id: Int, location: Point)?
-        for e in events {
-            switch (e.type, e.code) {
-            case (EvdevCode.evAbs, EvdevCode.absX): x = e.value
-            case (EvdevCode.evAbs, EvdevCode.absY): y = e.value
-            case (EvdevCode.evKey, EvdevCode.btnTouch): touching = e.value != 0
-            case (EvdevCode.evSyn, EvdevCode.synReport):
-                guard let x, let y else { continue }
-                let p = scaler.point(x, y)
-                var changes: [TouchChange] = []
-                if let d = down {
-                    if !touching {
-                        changes.append(TouchChange(id: d.id, phase: .ended, location: p))
-                        down = nil
-                    } else if d.location != p {
-                        changes.append(TouchChange(id: d.id, phase: .moved, location: p))
-                        down = (d.id, p)
-                    }
-                } else if touching {
-                    let id = freshID()
-                    changes.append(TouchChange(id: id, phase: .began, location: p))
-                    down = (id, p)
+    private var x: Int32?
+    private var y: Int32?
+    private var touching = false
+    private var down: (id: Int, location: Point)?
+
+    private mutating func feedSingle(_ e: EvdevEvent) {
+        switch (e.type, e.code) {
+        case (EvdevCode.evAbs, EvdevCode.absX): x = e.value
+        case (EvdevCode.evAbs, EvdevCode.absY): y = e.value
+        case (EvdevCode.evKey, EvdevCode.btnTouch): touching = e.value != 0
+        case (EvdevCode.evSyn, EvdevCode.synReport):
+            guard let x, let y else { return }
+            let p = scaler.point(x, y)
+            var changes: [TouchChange] = []
+            if let d = down {
+                if !touching {
+                    changes.append(TouchChange(id: d.id, phase: .ended, location: p))
+                    down = nil
+                } else if d.location != p {
+                    changes.append(TouchChange(id: d.id, phase: .moved, location: p))
+                    down = (d.id, p)
                 }
-                emit(e.time, changes)
-            default:
-                break
+            } else if touching {
+                let id = freshID()
+                changes.append(TouchChange(id: id, phase: .began, location: p))
+                down = (id, p)
             }
+            emit(e.time, changes)
+        default:
+            break
         }
     }
 }

@@ -5,7 +5,7 @@
 /// The lines of a plain regular file, read 64 KiB at a time: memory stays at one line (at most
 /// ``TraceReader/maximumLineBytes``) and one chunk, whatever the file's length. The file gets
 /// the checks of ``TraceReader/readFile(_:)`` (regular, at most ``TraceReader/maximumBytes``).
-/// Used by ``TraceStream`` for plain JSON Lines traces.
+/// Used by ``TraceStream`` for plain JSON Lines traces, evemu recordings and getevent text.
 final class FileLines {
     let path: String
     private let fd: Int32
@@ -13,7 +13,9 @@ final class FileLines {
     private var count = 0
     private var position = 0
     private var total = 0
-    private var atEnd = false
+    /// True once the last line was returned: after ``next()``, true when its line did not end
+    /// with a newline (or was the empty one after the last newline).
+    private(set) var atEnd = false
     /// The 1-based number of the line ``next()`` returned last.
     private(set) var number = 0
 

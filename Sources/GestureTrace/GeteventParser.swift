@@ -38,11 +38,17 @@ struct GeteventParser {
         var n = 0
         for raw in lines(of: text) {
             n += 1
-            let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
-            if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
-            events.append(try parseEvent(line, line: n))
+            if let e = try parseLine(raw, line: n) { events.append(e) }
         }
         return events
+    }
+
+    /// One line as ``lines(of:)`` splits the text (a `\r` before its end is dropped): its event,
+    /// or nil when it is blank.
+    func parseLine(_ raw: Substring, line n: Int) throws(TraceError) -> EvdevEvent? {
+        let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
+        if line.allSatisfy({ $0 == " " || $0 == "\t" }) { return nil }
+        return try parseEvent(line, line: n)
     }
 
     private func parseEvent(_ line: Substring, line n: Int) throws(TraceError) -> EvdevEvent {

@@ -13,8 +13,11 @@ import GestureKit
 ///
 /// Nothing is replayed from a file with an error (DESIGN.md §4.1): the first pass parses every
 /// line and keeps only the viewport and the `set` lines; ``forEachEvent(_:)`` parses the file
-/// again and hands each event over as soon as it is complete. Evemu and getevent recordings are
-/// read whole as before (their touches are rebuilt across frames) and their frames kept.
+/// again and hands each event over as soon as it is complete. A plain evemu recording or
+/// getevent text is read from disk the same way, in three passes (see
+/// `TraceReader.streamEvdev`): memory is one line, the axis ranges and the touches of the frame
+/// in progress. Gzipped ones, and files that are none of these, are read whole as before and
+/// their frames kept.
 public struct TraceStream: Sendable {
     /// As ``Trace/viewport``.
     public let viewport: Size
@@ -28,6 +31,8 @@ public struct TraceStream: Sendable {
         case jsonLines(bytes: [UInt8], start: Int, file: String)
         /// A checked plain JSON Lines file, read again from disk.
         case jsonLinesFile(path: String)
+        /// A checked plain evemu or getevent file, read again from disk into `builder` (fresh).
+        case evdevFile(path: String, format: EvdevFormat, builder: FrameBuilder)
         case events([InputEvent])
     }
     let storage: Storage
@@ -51,6 +56,16 @@ public struct TraceStream: Sendable {
                 }
                 return nil
             }
+        case .evdevFile(let path, let format, var builder):
+            do throws(TraceError) {
+                let lines = try EvdevLines(path: path, format: format)
+                while let e = try lines.nextEvent() {
+                    try builder.feed(e)
+                    builder.drain(body)
+                }
+            } catch {
+                return error
+            }
         case .jsonLines(let bytes, let start, let file):
             withoutActuallyEscaping(body) { body in
                 var parser = JSONLTraceParser(file: file)
@@ -65,8 +80,8 @@ public struct TraceStream: Sendable {
 
 extension TraceReader {
     /// Reads a trace file for a replay that streams it: the same checks and errors as
-    /// ``read(path:size:device:)``, but a JSON Lines trace's events are not kept (see
-    /// ``TraceStream``).
+    /// ``read(path:size:device:)``, but the events of a JSON Lines trace, or of a plain evemu or
+    /// getevent file, are not kept (see ``TraceStream``).
     public static func stream(path: String, size: Size?, device: String?) throws(TraceError) -> TraceStream {
         if try isPlainJSONLines(path) {
             var parser = JSONLTraceParser(file: path)
@@ -76,6 +91,9 @@ extension TraceReader {
                 viewport: size ?? parser.viewport ?? Trace.defaultViewport,
                 viewportFromTrace: size == nil && parser.viewport != nil, actions: parser.actions,
                 storage: .jsonLinesFile(path: path))
+        }
+        if let (format, mark) = evdevFormat(path) {
+            return try streamEvdev(path: path, format: format, byteOrderMark: mark, size: size, device: device)
         }
         let bytes = try readBytes(path)
         let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0

@@ -71,7 +71,8 @@ struct ReplayCommand: ParsableCommand {
                 throw CommandFailure.usage(error.description)
             }
         }
-        // Streamed: a JSON Lines trace is checked whole here, then read again as it plays.
+        // Streamed: a JSON Lines trace, evemu recording or getevent text is checked whole here,
+        // then read again as it plays.
         let loaded: TraceStream
         do {
             loaded = try TraceReader.stream(path: trace, size: size, device: device)

@@ -238,11 +238,7 @@ struct TraceStreamTests {
     @Test("A gzipped JSON Lines trace streams from its decompressed bytes, the same events as read")
     func gzipped() throws {
         let plain = Self.file("gz.jsonl", Self.tap())
-        let gzip = Process()
-        gzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
-        gzip.arguments = ["-f", plain]
-        try gzip.run()
-        gzip.waitUntilExit()
+        try gzip(plain)
         let path = plain + ".gz"
         defer { try? FileManager.default.removeItem(atPath: path) }
         let read = try TraceReader.read(path: path, size: nil, device: nil)

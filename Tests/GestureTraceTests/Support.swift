@@ -1,6 +1,7 @@
 import Foundation
 import GestureKit
 import GestureTrace
+import Testing
 
 /// The real recordings, `../shared/touchdata` next to the checkout (see its SOURCES.md).
 enum TouchData {
@@ -113,4 +114,14 @@ func moved(_ id: Int, _ x: Double, _ y: Double) -> TouchChange {
 }
 func ended(_ id: Int, _ x: Double, _ y: Double) -> TouchChange {
     TouchChange(id: id, phase: .ended, location: Point(x: x, y: y))
+}
+
+/// Compresses `path` with `gzip -f` into `path.gz` (the original is removed).
+func gzip(_ path: String) throws {
+    let gzip = Process()
+    gzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
+    gzip.arguments = ["-f", path]
+    try gzip.run()
+    gzip.waitUntilExit()
+    #expect(gzip.terminationStatus == 0)
 }

@@ -86,3 +86,48 @@ struct BoundedInputTests {
         #expect(r.stdout.isEmpty)
     }
 }
+
+/// Issue 11 point 2: a plain evemu recording or getevent text streams from disk, checked whole
+/// first: a bad line at the very end of a long one replays nothing.
+@Suite("Streamed evemu and getevent replays: a late bad line is refused before any output", .timeLimit(.minutes(2)))
+struct EvdevStreamCLITests {
+    /// 200 000 lines of one finger moving, then `bad`, with its message.
+    static func recording(getevent: Bool) -> (text: String, bad: String, message: String) {
+        var text =
+            getevent
+            ? "[  1.000000] EV_ABS ABS_MT_TRACKING_ID 00000001\n"
+            : "# EVEMU 1.3\nA: 35 0 1000 0 0 0\nA: 36 0 500 0 0 0\nE: 1.0 0003 0039 1\n"
+        for i in 0..<100_000 {
+            let t = "1.\(100_000 + i)"
+            text +=
+                getevent
+                ? "[  \(t)] EV_ABS ABS_MT_POSITION_X 000000\(10 + i % 90)\n[  \(t)] EV_SYN SYN_REPORT 00000000\n"
+                : "E: \(t) 0003 0035 \(i % 1000)\nE: \(t) 0000 0000 0\n"
+        }
+        if getevent {
+            return (text, "[  9.000000] EV_ABS ABS_MT_BOGUS 00000001\n", "unknown event code \"ABS_MT_BOGUS\"")
+        }
+        return (text, "E: 9.0 0003 0035 12x\n", "expected a decimal event value, got \"12x\"")
+    }
+
+    @Test(
+        "200 000 lines, then a bad one: one line on stderr naming it, status 2, nothing on stdout",
+        arguments: [false, true])
+    func lateBadLine(getevent: Bool) throws {
+        let d = try BoundedInputTests.directory()
+        defer { try? FileManager.default.removeItem(atPath: d) }
+        let path = d + (getevent ? "/long.txt" : "/long.events")
+        let (good, bad, message) = Self.recording(getevent: getevent)
+        try (good + bad).write(toFile: path, atomically: true, encoding: .utf8)
+        let number = (good + bad).utf8.count { $0 == 0x0A }
+        let r = try CLI.run(["replay", path])
+        #expect(r.status == 2)
+        #expect(r.stderr == "gestures: \(path):\(number): \(message)\n")
+        #expect(r.stdout.isEmpty)
+        // The same recording without its bad line replays.
+        try good.write(toFile: path, atomically: true, encoding: .utf8)
+        let replayed = try CLI.run(["replay", path])
+        #expect(replayed.status == 0 && replayed.stderr.isEmpty)
+        #expect(replayed.lines.count >= 2)
+    }
+}
