@@ -36,6 +36,12 @@ extension X11Shell {
             if xinputVersion >= 2.2 && options.inputBatchInterval > 0 {
                 wake = WakeConnection(display: options.display, window: xid)
             }
+            // The icon too: decoding it is not on the way to the first frame (window managers
+            // and taskbars follow the property when it changes).
+            if let icon = options.icon ?? iconProvider?() {
+                x.setProperty(xid, x.atom("_NET_WM_ICON"), type: PredefinedAtom.cardinal, words: icon.cardinals)
+            }
+            iconProvider = nil
             let t = max(clock.now(), lastFed)
             onReady?(
                 ShellReady(

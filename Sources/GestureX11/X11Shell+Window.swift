@@ -90,9 +90,6 @@ extension X11Shell {
             xid, x.atom("WM_CLASS"), type: PredefinedAtom.string, bytes: Array("gestures\0Gestures\0".utf8))
         x.setProperty(xid, x.atom("WM_PROTOCOLS"), type: PredefinedAtom.atom, words: [x.atom("WM_DELETE_WINDOW")])
         x.setProperty(xid, x.atom("_NET_WM_PID"), type: PredefinedAtom.cardinal, words: [UInt32(getpid())])
-        if let icon = options.icon {
-            x.setProperty(xid, x.atom("_NET_WM_ICON"), type: PredefinedAtom.cardinal, words: icon.cardinals)
-        }
         var host = [CChar](repeating: 0, count: 256)
         if gethostname(&host, host.count - 1) == 0 {
             let bytes = host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }

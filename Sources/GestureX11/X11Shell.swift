@@ -94,6 +94,9 @@ public final class X11Shell {
     /// Called when a replay started with ``play(_:actions:exitWhenDone:)`` is over (its last event and
     /// a second of tail); with `exitWhenDone` the shell then quits with status 0.
     public var onReplayFinished: (() -> Void)?
+    /// Makes the window's icon (`_NET_WM_ICON`) when the first frame is up, unless
+    /// `ShellOptions/icon` is set: the icon is then decoded off the way to the first frame.
+    public var iconProvider: (() -> WindowIcon?)?
     /// Called when a timed action of ``play(_:actions:exitWhenDone:)`` is due (its index).
     public var onReplayAction: ((Int) -> Void)?
 

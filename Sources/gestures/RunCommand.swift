@@ -264,8 +264,6 @@ struct RunCommand: ParsableCommand {
         options.scale = scale
         options.useXInput2 = !coreInput
         options.inputBatchInterval = inputBatchMs / 1000
-        options.icon = WindowIcon(
-            pngs: ResourceLocator.windowIconSizes.compactMap { ResourceLocator.iconPath(size: $0) })
         let shell: X11Shell
         do {
             shell = try X11Shell(options: options)
@@ -278,6 +276,9 @@ struct RunCommand: ParsableCommand {
         let screenshotDir = self.screenshotDir
         let classic = self.classic
         let operatorLog = kiosk ? OperatorLog() : nil
+        shell.iconProvider = {
+            WindowIcon(pngs: ResourceLocator.windowIconSizes.compactMap { ResourceLocator.iconPath(size: $0) })
+        }
         func makeScene(_ picture: DemoImage?) -> DemoScene {
             let scene = DemoScene(size: shell.size, image: picture, classic: classic)
             // The live window keeps the picture at its drawn size (replays and PNGs draw it exactly).
