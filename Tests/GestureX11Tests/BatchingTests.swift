@@ -79,5 +79,35 @@ extension XServerTests {
             // hold cut to one 60 Hz frame made ~55, a wake-up per motion ~225.
             #expect(woke < 25, "the app woke \(woke) times for 225 dead motions")
         }
+
+        @Test("Genuine touch (Xorg + inputtest): a finger lifted after a dead touch drag held 1 s is read at once")
+        func touchLiftEndsTheBatch() throws {
+            let directory = try TemporaryDirectory(prefix: "gestures-lift")
+            let record = directory.file("rec.jsonl")
+            let t = try TouchSession(arguments: ["--input-batch-ms", "1000", "--record", record])
+            defer { t.close() }
+            let tap = try t.app.region("tap")
+            // The recording gets the lift's `up` line when the app reads the lift.
+            func ups() -> Int { readText(record).components(separatedBy: "\"type\":\"up\"").count - 1 }
+            var answers: [Double] = []
+            for round in 0..<3 {
+                let id = UInt32(10 + round)
+                let start = tap.center + (-tap.width / 3, 0)
+                try t.touches([(.begin, id, start)])
+                // Past the tap's 10 pt the tap fails and nothing else sees the finger: the rest is
+                // dead motion, batched.
+                for i in 1...30 {
+                    pause(0.004)
+                    try t.touches([(.update, id, start + (Double(i) * 4, 0))])
+                }
+                pause(0.05)
+                let before = ups()
+                let sent = monotonicNow()
+                try t.touches([(.end, id, start + (120, 0))])
+                let read = poll(timeout: 3, interval: 0.002) { ups() > before ? monotonicNow() : nil }
+                answers.append((read ?? .infinity) - sent)
+            }
+            #expect(answers.allSatisfy { $0 < 0.5 }, "lift read after \(answers) s (the hold is 1 s)")
+        }
     }
 }

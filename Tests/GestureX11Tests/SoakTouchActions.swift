@@ -39,8 +39,8 @@ extension Monkey {
         let required = label != "Swiped \(words[direction])"
         let t =
             touch
-            ? try self.touch([points], interval: 0.002, wholeBurst: true)
-            : mouseDrag(points, on: x, interval: 0.002, wholeBurst: true)
+            ? try self.touch([points], interval: 0.002, wholeBurst: true, rest: false)
+            : mouseDrag(points, on: x, interval: 0.002, wholeBurst: true, rest: false)
         let recognized =
             settle(Self.swipeNames) && burstLines().contains { $0.recognizer == name && $0.state == "ended" }
         record(t, required: required, recognized: recognized)
