@@ -92,9 +92,9 @@ open class TwoTouchGestureRecognizer: GestureRecognizer {
                 state = .changed
             }
         case .end:
-            if state.isActive { state = .ended } else if state == .possible { state = .failed }
+            if state.isActive { state = .ended } else { state = .failed }
         case .cancel:
-            if state.isActive { state = .cancelled } else if state == .possible { state = .failed }
+            if state.isActive { state = .cancelled } else { state = .failed }
         }
     }
 

@@ -69,13 +69,16 @@ extension X11Shell {
         scrollAxes = found
     }
 
-    /// An `XI_Motion` (not emulated) whose scroll valuators moved: a continuous scroll.
+    /// An `XI_Motion` (not emulated: the caller checks) whose scroll valuators moved: a
+    /// continuous scroll. The event is read once, the axes chosen by its source device.
     func scrollValuators(_ bytes: UnsafeRawBufferPointer, x ex: Double, y ey: Double, modifiers: UInt32, time: UInt32) {
-        guard !scrollAxes.isEmpty, let source = XI2Decoder.motionValuators(bytes, xiOpcode: xiOpcode, -1, -1)?.source,
-            var axes = scrollAxes[source],
-            let v = XI2Decoder.motionValuators(bytes, xiOpcode: xiOpcode, axes.vertical, axes.horizontal),
-            v.flags & XI2Decoder.pointerEmulated == 0
+        let table = scrollAxes
+        guard
+            let v = XI2Decoder.motionValuators(
+                bytes, xiOpcode: xiOpcode, axes: { table[$0].map { ($0.vertical, $0.horizontal) } }),
+            var axes = scrollAxes[v.source]
         else { return }
+        let source = v.source
         var delta = Vector.zero
         if let value = v.first {
             if let last = axes.lastVertical {

@@ -263,6 +263,15 @@ public enum XI2Decoder {
     public static func motionValuators(
         _ bytes: UnsafeRawBufferPointer, xiOpcode: UInt8, _ a: Int, _ b: Int
     ) -> XI2MotionValuators? {
+        motionValuators(bytes, xiOpcode: xiOpcode) { _ in (a, b) }
+    }
+
+    /// ``motionValuators(_:xiOpcode:_:_:)`` with the two valuators chosen by the source device
+    /// (`axes(sourceid)`; nil: none wanted, and nil is returned), so that the event is checked
+    /// and read once.
+    public static func motionValuators(
+        _ bytes: UnsafeRawBufferPointer, xiOpcode: UInt8, axes: (Int32) -> (Int, Int)?
+    ) -> XI2MotionValuators? {
         guard bytes.count >= 32 else { return nil }
         let header = Fields(bytes: bytes, limit: 32)
         do throws(Malformed) {
@@ -285,8 +294,9 @@ public enum XI2Decoder {
                 let fraction = try f.u32(values + 8 * index + 4)
                 return Double(integral) + Double(fraction) / 4_294_967_296
             }
-            return XI2MotionValuators(
-                source: Int32(try f.u16(56)), flags: try f.u32(60), first: try value(a), second: try value(b))
+            let source = Int32(try f.u16(56))
+            guard let (a, b) = axes(source) else { return nil }
+            return XI2MotionValuators(source: source, flags: try f.u32(60), first: try value(a), second: try value(b))
         } catch {
             return nil
         }
