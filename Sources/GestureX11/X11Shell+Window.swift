@@ -214,14 +214,15 @@ extension X11Shell {
         guard modeCount > 0, crtcCount > 0, let modes = xcb_randr_get_screen_resources_current_modes(reply),
             let crtcs = xcb_randr_get_screen_resources_current_crtcs(reply)
         else { return nil }
-        for i in 0..<crtcCount {
-            let c = xcb_randr_get_crtc_info(x.raw, crtcs[i], reply.pointee.config_timestamp)
-            guard let info = xcb_randr_get_crtc_info_reply(x.raw, c, nil) else { continue }
-            let mode = info.pointee.mode
-            free(info)
-            guard mode != 0, let m = (0..<modeCount).lazy.map({ modes[$0] }).first(where: { $0.id == mode }) else {
-                continue
-            }
+        // Every CRTC asked at once: one round trip at startup, not one per CRTC.
+        let cookies = (0..<crtcCount).map { xcb_randr_get_crtc_info(x.raw, crtcs[$0], reply.pointee.config_timestamp) }
+        let active = cookies.map { cookie -> xcb_randr_mode_t in
+            guard let info = xcb_randr_get_crtc_info_reply(x.raw, cookie, nil) else { return 0 }
+            defer { free(info) }
+            return info.pointee.mode
+        }
+        for mode in active where mode != 0 {
+            guard let m = (0..<modeCount).lazy.map({ modes[$0] }).first(where: { $0.id == mode }) else { continue }
             let dots = Double(m.htotal) * Double(m.vtotal)
             guard m.dot_clock > 0, dots > 0 else { continue }
             let rate = Double(m.dot_clock) / dots
