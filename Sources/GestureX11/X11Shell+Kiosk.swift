@@ -30,7 +30,6 @@ import GestureKit
 extension X11Shell {
     /// Kiosk set-up after the window exists: screen saver, notifications, admin chord.
     func setUpKiosk() {
-        x.intern(["_NET_CLOSE_WINDOW", "_NET_WM_FULLSCREEN_MONITORS", "_NET_SUPPORTED"])
         if options.fullscreen || options.kiosk { watchScreenChanges() }
         guard options.kiosk else { return }
         admin = options.adminExit ?? (try? AdminExit())

@@ -12,7 +12,7 @@ extension X11Shell {
     static let atomNames = [
         "WM_PROTOCOLS", "WM_DELETE_WINDOW", "_NET_WM_NAME", "UTF8_STRING", "_NET_WM_PID",
         "_NET_WM_STATE", "_NET_WM_STATE_FULLSCREEN", "_NET_SUPPORTING_WM_CHECK", "WM_CLASS",
-        "_NET_WM_ICON",
+        "_NET_WM_ICON", "_NET_CLOSE_WINDOW", "_NET_WM_FULLSCREEN_MONITORS", "_NET_SUPPORTED",
     ]
 
     /// Predefined atoms (X11/Xatom.h).
