@@ -44,10 +44,6 @@ final class FramePacer {
     /// When the frame whose completion is awaited was drawn (nil: none awaited).
     private var awaitingSince: Double?
     private var lastFrameAt = -Double.infinity
-    /// MSC of the last completion (for tests and the log).
-    private(set) var lastMSC: UInt64 = 0
-    private(set) var completions = 0
-    private(set) var timeouts = 0
 
     /// A pacer for `window`: Present when `usePresent` and the server has it, else a deadline
     /// of one `interval`.
@@ -86,7 +82,6 @@ final class FramePacer {
             guard let since = awaitingSince else { return true }
             if now >= since + completionTimeout {
                 awaitingSince = nil
-                timeouts += 1
                 return true
             }
             return false
@@ -121,8 +116,6 @@ final class FramePacer {
         let e = event.loadUnaligned(as: xcb_present_complete_notify_event_t.self)
         guard e.event_type == UInt16(XCB_PRESENT_COMPLETE_NOTIFY), e.window == window else { return }
         guard e.kind == UInt8(XCB_PRESENT_COMPLETE_KIND_NOTIFY_MSC.rawValue), e.serial == serial else { return }
-        lastMSC = e.msc
-        completions += 1
         awaitingSince = nil
     }
 }
