@@ -35,11 +35,42 @@ public struct PixelRect: Equatable, Sendable {
 }
 
 /// Drawing only what changed: the scene's `ShellScene/damage` (points) and the simulated
-/// fingers' old and new circles, as window pixels outset by 2 px for antialiasing, merged, and
-/// used as the clip of one Cairo pass over the whole scene (pixman does no work outside it).
-/// Shared by the shell and by the test that checks an incremental frame against a full one.
+/// fingers' old and new circles, as window pixels outset by 2 px for antialiasing, merged; the
+/// scene is drawn clipped to them (pixman does no work outside the clip). Shared by the shell
+/// (``rects(for:bounds:scale:overlay:drawnOverlay:full:extra:)`` and
+/// ``paint(_:into:scale:overlay:showTouches:)`` per pass of its presenter) and by the test that
+/// checks an incremental frame against a full one (``draw(_:into:scale:overlay:drawnOverlay:showTouches:full:extra:)``).
 @MainActor
 public enum DamageDrawing {
+    /// The pixel rectangles of `bounds` that the next frame of `scene` must draw (all of
+    /// `bounds` when `full` or the scene cannot tell). Read before the scene draws.
+    public static func rects(
+        for scene: ShellScene, bounds: PixelRect, scale: Double, overlay: [Point], drawnOverlay: [Point], full: Bool,
+        extra: [PixelRect] = []
+    ) -> [PixelRect] {
+        guard !full, let damage = scene.damage else { return [bounds] }
+        var rects = damage.map { pixelRect($0, scale: scale, bounds: bounds) }
+        if overlay != drawnOverlay {
+            let size = Size(width: Double(bounds.width) / scale, height: Double(bounds.height) / scale)
+            for p in overlay + drawnOverlay {
+                rects.append(pixelRect(touchBox(p, in: size), scale: scale, bounds: bounds))
+            }
+        }
+        rects += extra.map { $0.intersection(bounds) }
+        // Nothing visible changed: the scene still draws (into an empty clip: cairo does no
+        // pixel work) so that it knows the frame is done.
+        return merged(rects, limit: 6)
+    }
+
+    /// Draws `scene` into `cairo` (a `cairo_t *` whose user space is window pixels, clipped by
+    /// the caller).
+    public static func paint(
+        _ scene: ShellScene, into cairo: OpaquePointer, scale: Double, overlay: [Point], showTouches: Bool
+    ) {
+        if scale != 1 { cairo_scale(cairo, scale, scale) }
+        scene.draw(into: cairo, overlay: overlay, showTouches: showTouches)
+    }
+
     /// Draws `scene` into `surface` (an image surface of window pixels) and returns the pixel
     /// rectangles drawn (the whole surface when `full` or the scene cannot tell).
     public static func draw(
@@ -49,27 +80,13 @@ public enum DamageDrawing {
         let bounds = PixelRect(
             x: 0, y: 0, width: Int(cairo_image_surface_get_width(surface)),
             height: Int(cairo_image_surface_get_height(surface)))
-        var rects: [PixelRect]
-        if !full, let damage = scene.damage {
-            rects = damage.map { pixelRect($0, scale: scale, bounds: bounds) }
-            if overlay != drawnOverlay {
-                let size = Size(width: Double(bounds.width) / scale, height: Double(bounds.height) / scale)
-                for p in overlay + drawnOverlay {
-                    rects.append(pixelRect(touchBox(p, in: size), scale: scale, bounds: bounds))
-                }
-            }
-            rects += extra.map { $0.intersection(bounds) }
-            // Nothing visible changed: the scene still draws (into an empty clip: cairo does no
-            // pixel work) so that it knows the frame is done.
-            rects = merged(rects, limit: 6)
-        } else {
-            rects = [bounds]
-        }
+        let rects = rects(
+            for: scene, bounds: bounds, scale: scale, overlay: overlay, drawnOverlay: drawnOverlay, full: full,
+            extra: extra)
         let cr = cairo_create(surface)!
         for r in rects { cairo_rectangle(cr, Double(r.x), Double(r.y), Double(r.width), Double(r.height)) }
         cairo_clip(cr)
-        if scale != 1 { cairo_scale(cr, scale, scale) }
-        scene.draw(into: cr, overlay: overlay, showTouches: showTouches)
+        paint(scene, into: cr, scale: scale, overlay: overlay, showTouches: showTouches)
         cairo_destroy(cr)
         cairo_surface_flush(surface)
         return rects

@@ -7,39 +7,53 @@ import CXCB
     import Musl
 #endif
 
-/// The window's picture: a client-side Cairo image (the back buffer) and its presentation.
+/// The window's picture: drawn by Cairo into one small client-side buffer, in passes, and
+/// uploaded to the window (which keeps the picture: there is no client-side copy of the whole
+/// window).
 ///
 /// Cairo draws into memory only (pixman, no X requests), so no drawing path can wait on the X
-/// server. The shell then uploads the rectangles that changed:
-/// - **MIT-SHM** when the server has it and can attach our segment: the back buffer lives in one
-///   SysV shared-memory segment (marked for removal as soon as the server has attached it, so it
-///   never outlives the process); `ShmPutImage` of each changed rectangle. Until the server has
-///   processed the frame's last put, the frame is *in flight* and the buffer is not drawn into
-///   (the server may still be reading it); ``isBusy``. The server tells without a completion
-///   event of its own: every event and reply carries the sequence number of the last request it
-///   had processed, and the next input event usually arrives before the next frame is due (one
-///   wake-up per frame, not two). When a frame is wanted and nothing came, ``requestSync()``
-///   asks for a reply (GetInputFocus) and its arrival wakes the loop. A frame never confirmed is
-///   given up after ``completionTimeout`` (one warning line), so a frame that cannot be
-///   presented never stops the shell from drawing.
-/// - **PutImage** otherwise (e.g. `Xvfb -extension MIT-SHM`, a remote display): the rectangles
-///   are copied into requests of at most the server's maximum request size; nothing is in flight
-///   (the data is in the request).
+/// server. Each frame draws only the rectangles that changed; how they reach the window:
+/// - **MIT-SHM** when the server has it and can attach our segment, and the frame's rectangles
+///   fit the buffer together: each is drawn into its own part of one SysV shared-memory
+///   segment (marked for removal as soon as the server has attached it, so it never outlives
+///   the process) and sent with one `ShmPutImage`. Until the server has processed the frame's
+///   last put, the frame is *in flight* and the buffer is not drawn into (the server may still
+///   be reading it); ``isBusy``. The server tells without a completion event of its own: every
+///   event and reply carries the sequence number of the last request it had processed, and the
+///   next input event usually arrives before the next frame is due (one wake-up per frame, not
+///   two). When a frame is wanted and nothing came, ``requestSync()`` asks for a reply
+///   (GetInputFocus) and its arrival wakes the loop. A frame never confirmed is given up after
+///   ``completionTimeout`` (one warning line), so a frame that cannot be presented never stops
+///   the shell from drawing.
+/// - **PutImage** otherwise (a frame larger than the buffer, e.g. the first one; or no SHM:
+///   `Xvfb -extension MIT-SHM`, a remote display): the rectangles are drawn in bands of whole
+///   rows that fit the buffer and a request; XCB has copied or written each request when
+///   `xcb_put_image` returns, so the next band reuses the buffer at once and nothing is in
+///   flight.
 ///
-/// One segment per window size: a resize frees the old one (after the server's last use of it,
-/// which request order guarantees) — the count of segments stays flat.
+/// The buffer starts at ``initialCapacity`` (1 MiB: a 512×512 pixel damage, what dragging the
+/// flower at its first scale needs). A frame that is not a full redraw yet does not fit grows
+/// the SHM segment to the window's size once (the picture was enlarged to cover most of the
+/// window: every frame then goes through SHM again, without copies through the socket), so
+/// startup and a common session fault in and keep 1 MiB instead of the window's 3 MiB (at
+/// 1024×768). One segment at a time: a new one replaces the old after the server's last use of
+/// it (which request order guarantees), so the count of segments stays flat.
 @MainActor
 final class Presenter {
     private let x: XConnection
     private let window: xcb_window_t
     private let gc: xcb_gcontext_t
     private let depth: UInt8
-    /// The `cairo_surface_t *` to draw into (pixels), nil before ``resize(width:height:)``.
-    private(set) var surface: OpaquePointer?
+    /// The window size in pixels (0 before ``resize(width:height:)``).
     private(set) var width = 0
     private(set) var height = 0
+    /// Whether a frame was drawn at the current size.
+    private(set) var hasFrame = false
+    /// The buffer passes are drawn into, and its size in bytes.
     private var data: UnsafeMutableRawPointer?
-    private var stride = 0
+    private var capacity = 0
+    /// The buffer's first size (bytes); a window smaller than that gets its own size.
+    static let initialCapacity = 1 << 20
     /// The MIT-SHM segment (0: none) and the shell's wish to use SHM at all.
     private var shmSegment: xcb_shm_seg_t = 0
     private var shmAvailable: Bool
@@ -48,8 +62,6 @@ final class Presenter {
     /// The sequence number of a GetInputFocus sent to learn that the frame was processed.
     private var syncSequence: UInt32?
     private var syncRequestedAt = 0.0
-    /// Scratch rows for PutImage.
-    private var scratch: [UInt8] = []
     /// The time the frame in flight was sent (shell seconds), nil when none is.
     private(set) var inFlightSince: Double?
     /// How long a completion is waited for before the frame is taken as done.
@@ -58,6 +70,8 @@ final class Presenter {
 
     /// Whether SHM is in use (for tests and the ready line).
     var usesSHM: Bool { shmSegment != 0 }
+    /// The buffer's size in bytes (for tests).
+    var bufferBytes: Int { capacity }
 
     init(connection: XConnection, window: xcb_window_t, depth: UInt8, allowSHM: Bool) {
         x = connection
@@ -125,30 +139,32 @@ final class Presenter {
         inFlightSince = nil
     }
 
-    /// Makes the back buffer `width`×`height` pixels; true when it was (re)allocated (its pixels
-    /// are then undefined: draw everything).
+    /// Sets the window size in pixels; true when it changed (or nothing was drawn yet): the next
+    /// frame must draw everything.
     @discardableResult
     func resize(width w: Int, height h: Int) -> Bool {
         let w = max(1, w)
         let h = max(1, h)
-        if surface != nil && w == width && h == height { return false }
-        release()
+        if hasFrame && w == width && h == height { return false }
         width = w
         height = h
-        stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_RGB24, Int32(w)))
-        let bytes = stride * h
+        hasFrame = false
+        return true
+    }
+
+    /// Makes the buffer `bytes` long (SHM when it can); exits when memory is out.
+    private func allocate(bytes: Int) {
+        release()
         if shmAvailable, let p = attachSHM(bytes: bytes) {
             data = p
         } else {
             data = malloc(bytes)
         }
-        guard let data else {
-            writeStderr("gestures: out of memory for a \(w)x\(h) window")
+        guard data != nil else {
+            writeStderr("gestures: out of memory for a \(bytes)-byte picture buffer")
             exit(1)
         }
-        surface = cairo_image_surface_create_for_data(
-            data.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_RGB24, Int32(w), Int32(h), Int32(stride))
-        return true
+        capacity = bytes
     }
 
     /// A fresh segment of `bytes`, attached here and by the server (one round trip), already
@@ -185,8 +201,6 @@ final class Presenter {
     }
 
     private func release() {
-        if let s = surface { cairo_surface_destroy(s) }
-        surface = nil
         guard let data else { return }
         if shmSegment != 0 {
             // The server handles requests in order: it is done with the segment when it detaches.
@@ -197,6 +211,7 @@ final class Presenter {
             free(data)
         }
         self.data = nil
+        capacity = 0
         inFlightSince = nil
         dropSync()
     }
@@ -207,46 +222,85 @@ final class Presenter {
         xcb_free_gc(x.raw, gc)
     }
 
-    /// Uploads `rects` (clipped to the buffer) of the back buffer to the window; the caller
-    /// flushes. With SHM the frame is in flight until its completion (`now` starts the wait).
-    func present(_ rects: [PixelRect], now: Double) {
-        guard surface != nil, let data else { return }
+    /// Draws `rects` (window pixels, clipped to the window) with `paint` and uploads them; the
+    /// caller flushes. `paint` gets a `cairo_t *` whose user space is window pixels, already
+    /// clipped to the pass's part; it is called once per pass, and at least once (with an empty
+    /// clip when nothing is to be drawn: a scene learns from its draw that the frame is done).
+    /// `full`: the frame redraws the whole window (the first one, after a resize); it never
+    /// grows the buffer. With SHM the frame is in flight until its completion (`now` starts the
+    /// wait). Not called while ``isBusy``.
+    func draw(_ rects: [PixelRect], full: Bool, now: Double, paint: (OpaquePointer) -> Void) {
         let bounds = PixelRect(x: 0, y: 0, width: width, height: height)
-        let clipped = rects.map { $0.intersection(bounds) }.filter { !$0.isEmpty }
-        guard !clipped.isEmpty else { return }
-        if shmSegment != 0 {
-            for r in clipped {
+        let parts = rects.map { $0.intersection(bounds) }.filter { !$0.isEmpty }
+        let needed = parts.reduce(0) { $0 + $1.area * 4 }
+        if data == nil {
+            allocate(bytes: min(Self.initialCapacity, max(4, width * height * 4)))
+        } else if !full && needed > capacity && shmAvailable && capacity < width * height * 4 {
+            allocate(bytes: width * height * 4)
+        }
+        hasFrame = true
+        guard let data, !parts.isEmpty else {
+            pass(PixelRect(x: 0, y: 0, width: 1, height: 1), clip: nil, into: data, paint: paint)
+            return
+        }
+        if shmSegment != 0 && needed <= capacity {
+            var offset = 0
+            for r in parts {
+                pass(r, clip: r, into: data + offset, paint: paint)
                 inFlightSequence =
                     xcb_shm_put_image(
-                        x.raw, window, gc, UInt16(width), UInt16(height), UInt16(r.x), UInt16(r.y), UInt16(r.width),
+                        x.raw, window, gc, UInt16(r.width), UInt16(r.height), 0, 0, UInt16(r.width),
                         UInt16(r.height), Int16(r.x), Int16(r.y), depth, UInt8(XCB_IMAGE_FORMAT_Z_PIXMAP.rawValue),
-                        0, shmSegment, 0
+                        0, shmSegment, UInt32(offset)
                     ).sequence
+                offset += r.area * 4
             }
             inFlightSince = now
             dropSync()
             return
         }
-        for r in clipped { putImage(r, from: data) }
+        for r in parts { putImage(r, from: data, paint: paint) }
     }
 
-    /// PutImage of `r` in bands of whole rows that fit a request.
-    private func putImage(_ r: PixelRect, from data: UnsafeMutableRawPointer) {
+    /// One pass: a Cairo surface on `buffer` holding `area` (rows of `area.width` pixels), its
+    /// user space moved so that window pixels land there, clipped to `clip` (nothing when nil).
+    private func pass(
+        _ area: PixelRect, clip: PixelRect?, into buffer: UnsafeMutableRawPointer?, paint: (OpaquePointer) -> Void
+    ) {
+        let surface: OpaquePointer
+        if let buffer {
+            surface = cairo_image_surface_create_for_data(
+                buffer.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_RGB24, Int32(area.width),
+                Int32(area.height), Int32(area.width * 4))
+        } else {
+            surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1)
+        }
+        let cr = cairo_create(surface)!
+        cairo_translate(cr, Double(-area.x), Double(-area.y))
+        if let c = clip {
+            cairo_rectangle(cr, Double(c.x), Double(c.y), Double(c.width), Double(c.height))
+        } else {
+            cairo_rectangle(cr, 0, 0, 0, 0)
+        }
+        cairo_clip(cr)
+        paint(cr)
+        cairo_destroy(cr)
+        cairo_surface_flush(surface)
+        cairo_surface_destroy(surface)
+    }
+
+    /// `r` drawn and sent in bands of whole rows that fit the buffer and a request.
+    private func putImage(_ r: PixelRect, from data: UnsafeMutableRawPointer, paint: (OpaquePointer) -> Void) {
         let rowBytes = r.width * 4
-        let rowsPerBand = max(1, min(r.height, (min(x.maximumRequestBytes, 1 << 22) - 64) / rowBytes))
-        if scratch.count < rowsPerBand * rowBytes { scratch = [UInt8](repeating: 0, count: rowsPerBand * rowBytes) }
+        let rowsPerBand = max(1, min(r.height, min(capacity, min(x.maximumRequestBytes, 1 << 22) - 64) / rowBytes))
         var y = r.y
         while y < r.y + r.height {
             let rows = min(rowsPerBand, r.y + r.height - y)
-            scratch.withUnsafeMutableBytes { dst in
-                for row in 0..<rows {
-                    let src = data + (y + row) * stride + r.x * 4
-                    (dst.baseAddress! + row * rowBytes).copyMemory(from: src, byteCount: rowBytes)
-                }
-                _ = xcb_put_image(
-                    x.raw, UInt8(XCB_IMAGE_FORMAT_Z_PIXMAP.rawValue), window, gc, UInt16(r.width), UInt16(rows),
-                    Int16(r.x), Int16(y), 0, depth, UInt32(rows * rowBytes), dst.baseAddress)
-            }
+            let band = PixelRect(x: r.x, y: y, width: r.width, height: rows)
+            pass(band, clip: band, into: data, paint: paint)
+            _ = xcb_put_image(
+                x.raw, UInt8(XCB_IMAGE_FORMAT_Z_PIXMAP.rawValue), window, gc, UInt16(r.width), UInt16(rows),
+                Int16(r.x), Int16(y), 0, depth, UInt32(rows * rowBytes), data.assumingMemoryBound(to: UInt8.self))
             y += rows
         }
     }

@@ -7,24 +7,17 @@ extension X11Shell {
     // MARK: Drawing
 
     /// Draws and presents a frame when one is wanted and allowed now (see the type's timing
-    /// rules); uploads exposed parts otherwise. Returns whether a frame was drawn.
+    /// rules); the first frame at once. Returns whether a frame was drawn.
     @discardableResult
     func drawIfNeeded(now: Double) -> Bool {
         guard everExposed else { return false }
         var drew = false
-        if frameWanted && !presenter.isBusy && pacer.mayDraw(now: now) {
-            drawFrame(now: now)
-            drew = true
-        } else if let r = exposedRect, presenter.surface != nil {
-            presenter.present([r], now: now)
-        } else if presenter.surface == nil && !presenter.isBusy {
+        if !presenter.isBusy && (!presenter.hasFrame || (frameWanted && pacer.mayDraw(now: now))) {
             drawFrame(now: now)
             drew = true
         }
-        exposedRect = nil
-        if !pendingScreenshots.isEmpty, let surface = presenter.surface, !frameWanted {
-            cairo_surface_flush(surface)
-            for path in pendingScreenshots where cairo_surface_write_to_png(surface, path) != CAIRO_STATUS_SUCCESS {
+        if !pendingScreenshots.isEmpty, presenter.hasFrame, !frameWanted {
+            for path in pendingScreenshots where !writeWindowPicture(to: path) {
                 writeStderr("gestures: cannot write the screenshot \(path)")
             }
             pendingScreenshots.removeAll()
@@ -54,19 +47,42 @@ extension X11Shell {
         return drew
     }
 
+    /// Draws what changed (everything after a resize or a ``forceRedraw``, and the parts the
+    /// server exposed) and presents it.
     func drawFrame(now: Double) {
         let overlay = currentOverlay
         let full = presenter.resize(width: pixelSize.width, height: pixelSize.height) || forceRedraw
-        guard let surface = presenter.surface else { return }
-        var extra: [PixelRect] = []
-        if let e = exposedRect { extra.append(e) }
-        let rects = DamageDrawing.draw(
-            scene, into: surface, scale: scale, overlay: overlay, drawnOverlay: drawnOverlay,
-            showTouches: options.showTouches, full: full, extra: extra)
+        let bounds = PixelRect(x: 0, y: 0, width: presenter.width, height: presenter.height)
+        let rects = DamageDrawing.rects(
+            for: scene, bounds: bounds, scale: scale, overlay: overlay, drawnOverlay: drawnOverlay, full: full,
+            extra: exposedRect.map { [$0] } ?? [])
+        let scene: ShellScene = self.scene
+        let scale = self.scale
+        let showTouches = options.showTouches
+        presenter.draw(rects, full: full, now: now) { cr in
+            DamageDrawing.paint(scene, into: cr, scale: scale, overlay: overlay, showTouches: showTouches)
+        }
         drawnOverlay = overlay
         forceRedraw = false
-        presenter.present(rects, now: now)
+        exposedRect = nil
         pacer.framePresented(now: now)
+    }
+
+    /// Writes the window's picture as a PNG: the scene as last presented, drawn whole into an
+    /// image of the window's pixel size (the window keeps no client-side copy; see
+    /// ``Presenter``). Only between frames (`!frameWanted`): drawing again then changes nothing
+    /// the scene tracks.
+    func writeWindowPicture(to path: String) -> Bool {
+        guard
+            let surface = cairo_image_surface_create(
+                CAIRO_FORMAT_RGB24, Int32(presenter.width), Int32(presenter.height))
+        else { return false }
+        defer { cairo_surface_destroy(surface) }
+        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else { return false }
+        _ = DamageDrawing.draw(
+            scene, into: surface, scale: scale, overlay: drawnOverlay, drawnOverlay: drawnOverlay,
+            showTouches: options.showTouches, full: true)
+        return cairo_surface_write_to_png(surface, path) == CAIRO_STATUS_SUCCESS
     }
 
     func point(_ x: Double, _ y: Double) -> Point {

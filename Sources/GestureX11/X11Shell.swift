@@ -223,13 +223,12 @@ public final class X11Shell {
         pendingScreenshots.append(path)
     }
 
-    /// Draws the current frame if anything changed and writes the window's picture (the back
-    /// buffer, in pixels) as a PNG. False when there is no frame yet or cairo fails.
+    /// Draws the current frame if anything changed and writes the window's picture (drawn
+    /// whole, in pixels) as a PNG. False when there is no frame yet or cairo fails.
     public func writePNG(to path: String) -> Bool {
-        if everExposed && (frameWanted || presenter.surface == nil) { drawFrame(now: clock.now()) }
-        guard let surface = presenter.surface else { return false }
-        cairo_surface_flush(surface)
-        return cairo_surface_write_to_png(surface, path) == CAIRO_STATUS_SUCCESS
+        if everExposed && (frameWanted || !presenter.hasFrame) { drawFrame(now: clock.now()) }
+        guard presenter.hasFrame else { return false }
+        return writeWindowPicture(to: path)
     }
 
     // MARK: Loop
@@ -324,7 +323,7 @@ public final class X11Shell {
     /// Whether something is waiting to be drawn.
     var frameWanted: Bool {
         guard everExposed else { return false }
-        return forceRedraw || scene.needsDisplay || currentOverlay != drawnOverlay
+        return forceRedraw || exposedRect != nil || scene.needsDisplay || currentOverlay != drawnOverlay
     }
 
     var currentOverlay: [Point] {

@@ -1,3 +1,4 @@
+import CCairo
 import CX11
 import Foundation
 import GesturesDemo
@@ -87,6 +88,64 @@ extension XServerTests {
             let status = app.waitForExit(timeout: 3)
             #expect(status == 0)
             #expect(monotonicNow() - sent < 1, "SIGTERM took \(monotonicNow() - sent) s")
+        }
+
+        /// The window keeps the picture and the app only a 1 MiB buffer that frames are drawn
+        /// into in passes (see `Presenter`): the window must hold exactly what one whole drawing
+        /// of the scene gives (`--screenshots`' final.png, drawn at exit), after a first frame
+        /// of PutImage bands, drags through SHM passes at the first scale, and — `enlarged` —
+        /// frames after the segment grew to the window's size (3 MiB at 1024×768).
+        @Test(
+            "The window holds exactly the whole picture: 1 MiB buffer, passes, bands and the grown segment",
+            arguments: [(true, false), (true, true), (false, false), (false, true)])
+        @MainActor
+        func windowHoldsTheWholePicture(shm: Bool, enlarged: Bool) throws {
+            let dir = try TemporaryDirectory(prefix: "gestures-passes")
+            let session = try AppSession(
+                arguments: ["--screenshot-dir", dir.path], serverArguments: shm ? [] : ["-extension", "MIT-SHM"])
+            defer { session.close() }
+            let app = session.app
+            let window = 1024 * 768 * 4
+            #expect(sharedMemorySegmentSizes(creator: app.process.pid) == (shm ? [1 << 20] : []))
+            var centre = try app.region("image").center
+            for n in 0..<3 {
+                if enlarged && n == 1 { for _ in 0..<8 { app.keyChord([], 0x3d) } }
+                let start = app.log.lines(from: 0).count
+                let (dx, dy) = (n % 2 == 0 ? 30.0 : -45.0, n % 2 == 0 ? -20.0 : 15.0)
+                try app.drag(straightPath(from: centre, to: centre + (dx, dy), steps: 30), interval: 0.004, rest: 0.07)
+                try app.waitFor("imagePan", "ended", from: start, timeout: 5)
+                centre = centre + (dx, dy)
+            }
+            // Past the picture's settle delay: nothing changes any more.
+            pause(0.6)
+            #expect(sharedMemorySegmentSizes(creator: app.process.pid) == (shm ? [enlarged ? window : 1 << 20] : []))
+            let shot = try app.screenshot()
+            app.process.signal(SIGTERM)
+            #expect(app.waitForExit(timeout: 3) == 0)
+            let png = try #require(cairo_image_surface_create_from_png(dir.file("final.png")))
+            defer { cairo_surface_destroy(png) }
+            #expect(cairo_surface_status(png) == CAIRO_STATUS_SUCCESS)
+            let (w, h) = (Int(cairo_image_surface_get_width(png)), Int(cairo_image_surface_get_height(png)))
+            #expect(w == shot.width && h == shot.height)
+            let stride = Int(cairo_image_surface_get_stride(png))
+            let data = try #require(cairo_image_surface_get_data(png))
+            // The same rounding tolerance as the damage test (pixman through a clip): 2/255.
+            var differing = 0
+            for y in 0..<min(h, shot.height) {
+                let row = UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
+                for x in 0..<min(w, shot.width) {
+                    let (a, b) = (row[x], shot.pixel(x, y))
+                    for shift: UInt32 in [0, 8, 16] {
+                        let (ca, cb) = (Int((a >> shift) & 0xFF), Int((b >> shift) & 0xFF))
+                        if abs(ca - cb) > 2 {
+                            differing += 1
+                            break
+                        }
+                    }
+                }
+            }
+            #expect(differing == 0, "\(differing) pixels of the window differ from the whole picture")
+            #expect(app.stderr.isEmpty, "stderr: \(app.stderr)")
         }
     }
 }

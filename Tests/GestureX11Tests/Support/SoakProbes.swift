@@ -122,15 +122,18 @@ enum ProcessProbe {
 
 /// The live SysV shared-memory segments whose creator is `pid` (/proc/sysvipc/shm; a segment
 /// marked for removal is listed while attached).
-func sharedMemorySegments(creator pid: pid_t) -> Int {
-    guard let text = try? String(contentsOfFile: "/proc/sysvipc/shm", encoding: .utf8) else { return 0 }
-    var count = 0
+func sharedMemorySegments(creator pid: pid_t) -> Int { sharedMemorySegmentSizes(creator: pid).count }
+
+/// The sizes in bytes of the SysV shared-memory segments `pid` created that still exist.
+func sharedMemorySegmentSizes(creator pid: pid_t) -> [Int] {
+    guard let text = try? String(contentsOfFile: "/proc/sysvipc/shm", encoding: .utf8) else { return [] }
+    var sizes: [Int] = []
     for line in text.split(separator: "\n").dropFirst() {
         let fields = line.split(separator: " ")
         // key shmid perms size cpid lpid nattch …
-        if fields.count > 4, Int32(fields[4]) == pid { count += 1 }
+        if fields.count > 4, Int32(fields[4]) == pid, let size = Int(fields[3]) { sizes.append(size) }
     }
-    return count
+    return sizes
 }
 
 extension XConnection {
