@@ -23,10 +23,13 @@ import GestureShellCore
 /// parallel), and each MPX pointer as a finger. Hit testing, delivery and arbitration are
 /// GestureKit's (`TouchDispatcher`).
 ///
-/// Drawing: ``draw`` is called with a `cairo_t *` whose user space is window points, once per
+/// Drawing: ``draw`` is called with a `cairo_t *` whose user space is window points, for each
 /// frame and only when something changed: after any recognizer changed state (an action may have
 /// moved a view), after ``setNeedsDisplay()``, and after a resize. The whole window is drawn each
-/// time (deviation from UIKit, which composites per-view layers).
+/// time (deviation from UIKit, which composites per-view layers). A frame may call ``draw``
+/// more than once, each time clipped to a band of the window (the first frame after a resize is
+/// uploaded in bands of 1 MiB): draw the same picture every time, and keep animation steps and
+/// counters out of it.
 @MainActor
 public final class GestureWindow {
     /// The root view: it always fills the window. Add subviews and recognizers to it.

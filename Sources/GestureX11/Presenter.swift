@@ -32,12 +32,14 @@ import CXCB
 ///   flight.
 ///
 /// The buffer starts at ``initialCapacity`` (1 MiB: a 512×512 pixel damage, what dragging the
-/// flower at its first scale needs). A frame that is not a full redraw yet does not fit grows
-/// the SHM segment to the window's size once (the picture was enlarged to cover most of the
-/// window: every frame then goes through SHM again, without copies through the socket), so
-/// startup and a common session fault in and keep 1 MiB instead of the window's 3 MiB (at
-/// 1024×768). One segment at a time: a new one replaces the old after the server's last use of
-/// it (which request order guarantees), so the count of segments stays flat.
+/// flower at its first scale needs; a smaller window's size when that is less). A frame that does
+/// not fit and is not a full redraw of a new size (the first frame, a resize, a kiosk reset: drawn
+/// in bands) grows the SHM segment to the window's size once: the picture was enlarged to cover
+/// most of the window, or the scene cannot tell what changed — every frame then goes through SHM
+/// again, without copies through the socket. Startup and a common session so fault in and keep
+/// 1 MiB instead of the window's 3 MiB (at 1024×768). One segment at a time: a new one replaces
+/// the old after the server's last use of it (which request order guarantees), so the count of
+/// segments stays flat.
 @MainActor
 final class Presenter {
     private let x: XConnection
@@ -233,8 +235,10 @@ final class Presenter {
         let bounds = PixelRect(x: 0, y: 0, width: width, height: height)
         let parts = rects.map { $0.intersection(bounds) }.filter { !$0.isEmpty }
         let needed = parts.reduce(0) { $0 + $1.area * 4 }
-        if data == nil {
-            allocate(bytes: min(Self.initialCapacity, max(4, width * height * 4)))
+        let first = min(Self.initialCapacity, max(4, width * height * 4))
+        if data == nil || capacity < first {
+            // The first frame, or a window enlarged past a buffer made for a smaller one.
+            allocate(bytes: first)
         } else if !full && needed > capacity && shmAvailable && capacity < width * height * 4 {
             allocate(bytes: width * height * 4)
         }
