@@ -147,5 +147,27 @@ extension XServerTests {
             #expect(differing == 0, "\(differing) pixels of the window differ from the whole picture")
             #expect(app.stderr.isEmpty, "stderr: \(app.stderr)")
         }
+
+        /// A window started small gets a buffer of its own size, and the 1 MiB one once it is
+        /// enlarged (not bands of the small buffer for every later frame).
+        @Test("A small window's buffer is its size; enlarged, the window gets the 1 MiB buffer")
+        @MainActor
+        func smallWindowThenEnlarged() throws {
+            let session = try AppSession(size: "320x240")
+            defer { session.close() }
+            let app = session.app
+            #expect(sharedMemorySegmentSizes(creator: app.process.pid) == [320 * 240 * 4])
+            var start = app.log.lines(from: 0).count
+            session.connection.resize(app.window, width: 1024, height: 768)
+            session.connection.sync()
+            try app.waitForLayout(after: start)
+            let centre = try app.region("image").center
+            start = app.log.lines(from: 0).count
+            try app.drag(straightPath(from: centre, to: centre + (30, 20), steps: 20), interval: 0.004, rest: 0.07)
+            try app.waitFor("imagePan", "ended", from: start, timeout: 5)
+            pause(0.2)
+            #expect(sharedMemorySegmentSizes(creator: app.process.pid) == [1 << 20])
+            #expect(app.stderr.isEmpty, "stderr: \(app.stderr)")
+        }
     }
 }
