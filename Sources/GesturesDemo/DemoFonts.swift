@@ -77,31 +77,25 @@ public enum DemoFonts {
             directory: "", options: cairo_font_options_create())
     }
 
-    /// Opens `path` as a cairo font face. FreeType reads the file through ``readFont`` (pread of
-    /// the parts it needs: the tables it loads, then each glyph as it is first drawn) instead of
+    /// Opens `path` as a cairo font face. FreeType reads the file through a ``FontFile`` (the
+    /// parts it needs: the tables it loads, then each glyph as it is first drawn) instead of
     /// mapping it: a mapped 740 KB font has most of its pages resident as soon as a few glyphs
     /// are drawn (the kernel maps 64 KiB around each fault), 0.5 MiB of the app's memory for
     /// two fonts; read, the parts in use take ~0.1 MiB of heap.
     private static func open(_ path: String, _ library: FT_Library) -> OpaquePointer? {
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        var st = stat()
-        guard fstat(fd, &st) == 0, st.st_size > 0 else {
-            close(fd)
-            return nil
-        }
-        // The stream lives as long as the face, which lives as long as the process.
+        guard let file = FontFile(path: path) else { return nil }
+        // The stream and its file live as long as the face, which lives as long as the process.
         let stream = UnsafeMutablePointer<FT_StreamRec>.allocate(capacity: 1)
         stream.initialize(to: FT_StreamRec())
-        stream.pointee.size = UInt(st.st_size)
-        stream.pointee.descriptor.value = Int(fd)
+        stream.pointee.size = UInt(file.size)
+        stream.pointee.descriptor.pointer = Unmanaged.passRetained(file).toOpaque()
         stream.pointee.read = readFont
         var args = FT_Open_Args()
         args.flags = UInt32(FT_OPEN_STREAM)
         args.stream = stream
         var face: FT_Face?
         guard FT_Open_Face(library, &args, 0, &face) == 0, let face else {
-            close(fd)
+            Unmanaged<FontFile>.fromOpaque(stream.pointee.descriptor.pointer).release()
             stream.deallocate()
             return nil
         }
@@ -109,7 +103,7 @@ public enum DemoFonts {
             cairo_font_face_status(cairoFace) == CAIRO_STATUS_SUCCESS
         else {
             FT_Done_Face(face)
-            close(fd)
+            Unmanaged<FontFile>.fromOpaque(stream.pointee.descriptor.pointer).release()
             stream.deallocate()
             return nil
         }
@@ -119,13 +113,75 @@ public enum DemoFonts {
     /// FreeType's stream reader: `count` bytes at `offset` into `buffer` (the count read), or
     /// with `count` 0 a seek (0 when `offset` lies within the file).
     private static let readFont: FT_Stream_IoFunc = { stream, offset, buffer, count in
-        guard let stream else { return count == 0 ? 1 : 0 }
+        guard let stream, let file = stream.pointee.descriptor.pointer else { return count == 0 ? 1 : 0 }
         if count == 0 { return offset <= stream.pointee.size ? 0 : 1 }
         guard let buffer else { return 0 }
+        let f = Unmanaged<FontFile>.fromOpaque(file).takeUnretainedValue()
+        return UInt(f.read(at: Int(offset), into: buffer, count: Int(count)))
+    }
+}
+
+/// A font file as FreeType reads it: through four 8 KiB windows (the least recently used one
+/// refilled), so that its many small reads — a glyph's offset in one table, its outline in
+/// another, its metrics in a third — cost one `pread` per new part of the file, not one each
+/// (713 calls for the demo's first frame without the windows, ~1 ms of its start). Used from
+/// FreeType's callbacks only, on the thread that draws.
+private final class FontFile: @unchecked Sendable {
+    let fd: Int32
+    let size: Int
+    static let windowBytes = 8 << 10
+    private struct Window {
+        var start = 0
+        var length = 0
+        var used = 0
+        var bytes: UnsafeMutableRawPointer?
+    }
+    private var windows = [Window](repeating: Window(), count: 4)
+    private var clock = 0
+
+    init?(path: String) {
+        fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        var st = stat()
+        guard fd >= 0, fstat(fd, &st) == 0, st.st_size > 0 else {
+            if fd >= 0 { close(fd) }
+            return nil
+        }
+        size = Int(st.st_size)
+    }
+
+    deinit {
+        close(fd)
+        for w in windows { w.bytes?.deallocate() }
+    }
+
+    /// Copies `count` bytes at `offset` into `buffer`; the count copied (less at the end of the
+    /// file or on a read error).
+    func read(at offset: Int, into buffer: UnsafeMutableRawPointer, count: Int) -> Int {
+        if count > Self.windowBytes / 2 { return readFully(into: buffer, count: count, at: offset) }
+        clock += 1
+        var i = windows.indices.first {
+            offset >= windows[$0].start && offset + count <= windows[$0].start + windows[$0].length
+        }
+        if i == nil {
+            let j = windows.indices.min { windows[$0].used < windows[$1].used } ?? 0
+            let bytes = windows[j].bytes ?? UnsafeMutableRawPointer.allocate(byteCount: Self.windowBytes, alignment: 16)
+            let start = offset & ~4095
+            windows[j] = Window(
+                start: start, length: readFully(into: bytes, count: min(Self.windowBytes, size - start), at: start),
+                used: 0, bytes: bytes)
+            i = j
+        }
+        guard let i, let bytes = windows[i].bytes else { return 0 }
+        windows[i].used = clock
+        let n = max(0, min(count, windows[i].start + windows[i].length - offset))
+        if n > 0 { buffer.copyMemory(from: bytes + (offset - windows[i].start), byteCount: n) }
+        return n
+    }
+
+    private func readFully(into buffer: UnsafeMutableRawPointer, count: Int, at offset: Int) -> Int {
         var done = 0
-        while done < Int(count) {
-            let n = pread(
-                Int32(stream.pointee.descriptor.value), buffer + done, Int(count) - done, off_t(offset) + off_t(done))
+        while done < count {
+            let n = pread(fd, buffer + done, count - done, off_t(offset + done))
             if n > 0 {
                 done += n
             } else if n < 0 && errno == EINTR {
@@ -134,6 +190,6 @@ public enum DemoFonts {
                 break
             }
         }
-        return UInt(done)
+        return done
     }
 }
