@@ -16,7 +16,7 @@ import CXCB
 /// Parts, one concern each: `XConnection` owns the X connection (XCB only); the window and
 /// its properties are in `X11Shell+Window.swift`; events are decoded in `X11Shell+Events.swift`
 /// and turned into touch changes by `InputTranslator`, into frames by `TouchFrameBuilder`;
-/// `Presenter` owns the back buffer and puts it on screen; `SignalPipe` turns signals
+/// `Presenter` draws frames into its buffer in passes and puts them on screen; `SignalPipe` turns signals
 /// into a readable descriptor; `WatchdogNotifier` talks to systemd.
 ///
 /// ## The loop and its timing rules
@@ -133,7 +133,7 @@ public final class X11Shell {
     @exclusivity(unchecked) var heldMotion: HeldMotion?
     var malformedReported = 0
     var windowDestroyed = false
-    /// Window pixels exposed since the last frame (uploaded again from the back buffer).
+    /// Window pixels exposed since the last frame (drawn again by the next frame).
     @exclusivity(unchecked) var exposedRect: PixelRect?
     @exclusivity(unchecked) var everExposed = false
     @exclusivity(unchecked) var forceRedraw = true
