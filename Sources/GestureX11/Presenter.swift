@@ -70,11 +70,6 @@ final class Presenter {
     static let completionTimeout = 0.5
     private var warnedTimeout = false
 
-    /// Whether SHM is in use (for tests and the ready line).
-    var usesSHM: Bool { shmSegment != 0 }
-    /// The buffer's size in bytes (for tests).
-    var bufferBytes: Int { capacity }
-
     init(connection: XConnection, window: xcb_window_t, depth: UInt8, allowSHM: Bool) {
         x = connection
         self.window = window
@@ -243,7 +238,8 @@ final class Presenter {
             allocate(bytes: width * height * 4)
         }
         hasFrame = true
-        guard let data, !parts.isEmpty else {
+        guard let data else { return }  // allocate(bytes:) exits when memory is out
+        if parts.isEmpty {
             pass(PixelRect(x: 0, y: 0, width: 1, height: 1), clip: nil, into: data, paint: paint)
             return
         }
@@ -269,16 +265,11 @@ final class Presenter {
     /// One pass: a Cairo surface on `buffer` holding `area` (rows of `area.width` pixels), its
     /// user space moved so that window pixels land there, clipped to `clip` (nothing when nil).
     private func pass(
-        _ area: PixelRect, clip: PixelRect?, into buffer: UnsafeMutableRawPointer?, paint: (OpaquePointer) -> Void
+        _ area: PixelRect, clip: PixelRect?, into buffer: UnsafeMutableRawPointer, paint: (OpaquePointer) -> Void
     ) {
-        let surface: OpaquePointer
-        if let buffer {
-            surface = cairo_image_surface_create_for_data(
-                buffer.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_RGB24, Int32(area.width),
-                Int32(area.height), Int32(area.width * 4))
-        } else {
-            surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1)
-        }
+        let surface = cairo_image_surface_create_for_data(
+            buffer.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_RGB24, Int32(area.width), Int32(area.height),
+            Int32(area.width * 4))!
         let cr = cairo_create(surface)!
         cairo_translate(cr, Double(-area.x), Double(-area.y))
         if let c = clip {
