@@ -223,8 +223,8 @@ final class Presenter {
     /// caller flushes. `paint` gets a `cairo_t *` whose user space is window pixels, already
     /// clipped to the pass's part; it is called once per pass, and at least once (with an empty
     /// clip when nothing is to be drawn: a scene learns from its draw that the frame is done).
-    /// `full`: the frame redraws the whole window (the first one, after a resize); it never
-    /// grows the buffer. With SHM the frame is in flight until its completion (`now` starts the
+    /// `full`: the frame redraws the whole window (the first one, after a resize) or parts the
+    /// server exposed; it never grows the buffer. With SHM the frame is in flight until its completion (`now` starts the
     /// wait). Not called while ``isBusy``.
     func draw(_ rects: [PixelRect], full: Bool, now: Double, paint: (OpaquePointer) -> Void) {
         let bounds = PixelRect(x: 0, y: 0, width: width, height: height)

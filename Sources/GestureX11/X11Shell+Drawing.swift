@@ -59,7 +59,9 @@ extension X11Shell {
         let scene: ShellScene = self.scene
         let scale = self.scale
         let showTouches = options.showTouches
-        presenter.draw(rects, full: full, now: now) { cr in
+        // Exposures (after a resize, another window moved away) are rare: drawn in bands when
+        // they do not fit, they never grow the buffer.
+        presenter.draw(rects, full: full || exposedRect != nil, now: now) { cr in
             DamageDrawing.paint(scene, into: cr, scale: scale, overlay: overlay, showTouches: showTouches)
         }
         drawnOverlay = overlay
