@@ -37,7 +37,10 @@ import CXCB
 /// in bands) grows the SHM segment to the window's size once: the picture was enlarged to cover
 /// most of the window, or the scene cannot tell what changed — every frame then goes through SHM
 /// again, without copies through the socket. Startup and a common session so fault in and keep
-/// 1 MiB instead of the window's 3 MiB (at 1024×768). One segment at a time: a new one replaces
+/// 1 MiB instead of the window's 3 MiB (at 1024×768). A new window size takes a grown buffer
+/// back to its first size, so the memory follows the window: a window enlarged to 1280×800 and
+/// back would otherwise keep 4 MiB (and the X server, which maps the segment, as much; the monkey
+/// soak, seed 570101038937). One segment at a time: a new one replaces
 /// the old after the server's last use of it (which request order guarantees), so the count of
 /// segments stays flat.
 @MainActor
@@ -51,6 +54,8 @@ final class Presenter {
     private(set) var height = 0
     /// Whether a frame was drawn at the current size.
     private(set) var hasFrame = false
+    /// The size changed since the buffer was last sized: a grown buffer goes back to its first size.
+    private var resized = false
     /// The buffer passes are drawn into, and its size in bytes.
     private var data: UnsafeMutableRawPointer?
     private var capacity = 0
@@ -143,6 +148,7 @@ final class Presenter {
         let w = max(1, w)
         let h = max(1, h)
         if hasFrame && w == width && h == height { return false }
+        resized = resized || w != width || h != height
         width = w
         height = h
         hasFrame = false
@@ -231,13 +237,15 @@ final class Presenter {
         let parts = rects.map { $0.intersection(bounds) }.filter { !$0.isEmpty }
         let needed = parts.reduce(0) { $0 + $1.area * 4 }
         let first = min(Self.initialCapacity, max(4, width * height * 4))
-        if data == nil || capacity < first {
-            // The first frame, or a window enlarged past a buffer made for a smaller one.
+        if data == nil || capacity < first || (resized && capacity > first) {
+            // The first frame, a window enlarged past a buffer made for a smaller one, or a new
+            // size after the buffer grew.
             allocate(bytes: first)
         } else if !full && needed > capacity && shmAvailable && capacity < width * height * 4 {
             allocate(bytes: width * height * 4)
         }
         hasFrame = true
+        resized = false
         guard let data else { return }  // allocate(bytes:) exits when memory is out
         if parts.isEmpty {
             pass(PixelRect(x: 0, y: 0, width: 1, height: 1), clip: nil, into: data, paint: paint)

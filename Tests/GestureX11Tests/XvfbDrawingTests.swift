@@ -148,6 +148,39 @@ extension XServerTests {
             #expect(app.stderr.isEmpty, "stderr: \(app.stderr)")
         }
 
+        /// A segment grown for an enlarged picture follows the window: a new size takes it back to
+        /// 1 MiB, and the next frame that needs more grows it to the new window's size (not the
+        /// largest size the window ever had; the monkey soak saw the app and the X server keep
+        /// 4 MiB after 1280×800 and back).
+        @Test("A grown segment goes back to 1 MiB at a new window size and grows to that size")
+        @MainActor
+        func grownSegmentFollowsTheWindow() throws {
+            let session = try AppSession()
+            defer { session.close() }
+            let app = session.app
+            for _ in 0..<8 { app.keyChord([], 0x3d) }
+            var centre = try app.region("image").center
+            func drag() throws {
+                let start = app.log.lines(from: 0).count
+                try app.drag(straightPath(from: centre, to: centre + (30, -20), steps: 20), interval: 0.004, rest: 0.07)
+                try app.waitFor("imagePan", "ended", from: start, timeout: 5)
+                centre = centre + (30, -20)
+                pause(0.3)
+            }
+            try drag()
+            #expect(sharedMemorySegmentSizes(creator: app.process.pid) == [1024 * 768 * 4])
+            let start = app.log.lines(from: 0).count
+            session.connection.resize(app.window, width: 800, height: 600)
+            session.connection.sync()
+            try app.waitForLayout(after: start)
+            pause(0.3)
+            #expect(sharedMemorySegmentSizes(creator: app.process.pid) == [1 << 20])
+            centre = try app.region("image").center
+            try drag()
+            #expect(sharedMemorySegmentSizes(creator: app.process.pid) == [800 * 600 * 4])
+            #expect(app.stderr.isEmpty, "stderr: \(app.stderr)")
+        }
+
         /// A window started small gets a buffer of its own size, and the 1 MiB one once it is
         /// enlarged (not bands of the small buffer for every later frame).
         @Test("A small window's buffer is its size; enlarged, the window gets the 1 MiB buffer")
