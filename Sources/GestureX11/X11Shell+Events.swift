@@ -241,8 +241,12 @@ extension X11Shell {
             }
             addChanges(at: eventTime(time))
         case .motion(let device, let ex, let ey, let mods, let time, let flags):
-            motionSeen = true
+            // The server's pointer emulation of a touch (the warp to a new touch comes before its
+            // TouchBegin, sometimes in a read of its own) is not motion of ours: counted, it let a
+            // touch that had not reached the scene yet start a batch, and the swipe's lift waited
+            // out the 100 ms hold (monkey soak, seed 570101038937: touch swipes answered in 85–93 ms).
             if touchSelected && flags & XI2Decoder.pointerEmulated != 0 { return }
+            motionSeen = true
             let motion = HeldMotion(device: device, x: ex, y: ey, modifiers: mods, time: time)
             if let held = heldMotion {
                 if held.device == device {
