@@ -37,9 +37,10 @@ import CXCB
 /// in bands) grows the SHM segment to the window's size once: the picture was enlarged to cover
 /// most of the window, or the scene cannot tell what changed — every frame then goes through SHM
 /// again, without copies through the socket. Startup and a common session so fault in and keep
-/// 1 MiB instead of the window's 3 MiB (at 1024×768). A new window size takes a grown buffer
-/// back to its first size, so the memory follows the window: a window enlarged to 1280×800 and
-/// back would otherwise keep 4 MiB (and the X server, which maps the segment, as much; the monkey
+/// 1 MiB instead of the window's 3 MiB (at 1024×768). A grown buffer goes back to its first size
+/// at a new window size and after ``shrinkDelay`` without a frame, so the memory follows what is
+/// being drawn: a window enlarged to 1280×800 and back, or a picture enlarged and shrunk again,
+/// would otherwise keep 4 MiB (and the X server, which maps the segment, as much; the monkey
 /// soak, seed 570101038937). One segment at a time: a new one replaces
 /// the old after the server's last use of it (which request order guarantees), so the count of
 /// segments stays flat.
@@ -56,6 +57,12 @@ final class Presenter {
     private(set) var hasFrame = false
     /// The size changed since the buffer was last sized: a grown buffer goes back to its first size.
     private var resized = false
+    /// When the last frame was drawn (shell seconds).
+    private var lastDrawAt = 0.0
+    /// How long without a frame before a grown buffer goes back to its first size: longer than
+    /// the pauses within a gesture (a frame per refresh while anything moves), so a drag of an
+    /// enlarged picture keeps its segment; short enough that an idle window holds 1 MiB.
+    static let shrinkDelay = 0.5
     /// The buffer passes are drawn into, and its size in bytes.
     private var data: UnsafeMutableRawPointer?
     private var capacity = 0
@@ -155,6 +162,20 @@ final class Presenter {
         return true
     }
 
+    /// The buffer's size for the window: 1 MiB, or the window's size when that is less.
+    private var firstCapacity: Int { min(Self.initialCapacity, max(4, width * height * 4)) }
+
+    /// When a grown buffer goes back to its first size unless a frame comes first; nil when it
+    /// has not grown.
+    var shrinkDeadline: Double? { data != nil && capacity > firstCapacity ? lastDrawAt + Self.shrinkDelay : nil }
+
+    /// Takes a grown buffer back to its first size once ``shrinkDeadline`` has passed. A frame in
+    /// flight does not hold it: the server handles its puts before the detach.
+    func shrinkIfIdle(now: Double) {
+        guard let deadline = shrinkDeadline, now >= deadline else { return }
+        allocate(bytes: firstCapacity)
+    }
+
     /// Makes the buffer `bytes` long (SHM when it can); exits when memory is out.
     private func allocate(bytes: Int) {
         release()
@@ -236,7 +257,8 @@ final class Presenter {
         let bounds = PixelRect(x: 0, y: 0, width: width, height: height)
         let parts = rects.map { $0.intersection(bounds) }.filter { !$0.isEmpty }
         let needed = parts.reduce(0) { $0 + $1.area * 4 }
-        let first = min(Self.initialCapacity, max(4, width * height * 4))
+        let first = firstCapacity
+        lastDrawAt = now
         if data == nil || capacity < first || (resized && capacity > first) {
             // The first frame, a window enlarged past a buffer made for a smaller one, or a new
             // size after the buffer grew.

@@ -55,6 +55,7 @@ extension X11Shell {
         if let d = scene.nextDeadline { deadline = min(deadline, d) }
         if let d = replay?.nextDeadline { deadline = min(deadline, d) }
         if let d = presenter.busyDeadline { deadline = min(deadline, d) }
+        if let d = presenter.shrinkDeadline { deadline = min(deadline, d) }
         if let d = watchdog?.nextPing { deadline = min(deadline, d) }
         if let d = admin?.deadline { deadline = min(deadline, d) }
         if let d = corners?.deadline { deadline = min(deadline, d) }

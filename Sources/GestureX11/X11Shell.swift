@@ -26,7 +26,8 @@ import CXCB
 ///      ▼                                                                          │
 ///  poll(signal pipe, wake connection, X socket; timeout = nearest deadline)       │
 ///      │  deadlines: scene timers (a kiosk's too) · replay events ·               │
-///      │             frame pacing · completion timeout · watchdog ping           │
+///      │             frame pacing · completion timeout · buffer shrink ·         │
+///      │             watchdog ping                                               │
 ///      │  a dead drag batched: only the pipe and the wake connection, ≤ 100 ms   │
 ///      ▼                                                                          │
 ///  read the socket once → decode every event → feed the batch (touch frames) ──▶  │
@@ -263,6 +264,7 @@ public final class X11Shell {
             runTimers(now: now)
             guard running else { break }
             presenter.expireCompletion(now: now)
+            presenter.shrinkIfIdle(now: now)
             let drew = drawIfNeeded(now: now)
             // A frame waits for the last one to be processed: make sure something will tell.
             if frameWanted && presenter.isBusy { presenter.requestSync(now: now) }

@@ -206,7 +206,9 @@ extension Monkey {
             try resize(width: homeSize.width, height: homeSize.height)
         }
         pause(max(0, lastLinearChange + 0.3 - monotonicNow()))
-        watch.waitQuiet(0.1, limit: 3)
+        // The idle app: no frame for longer than the presenter's shrink delay (0.5 s), after
+        // which a segment grown for an enlarged picture is back to 1 MiB.
+        watch.waitQuiet(0.6, limit: 3)
         stats.rss.append(
             (
                 elapsed, ProcessProbe.rssKiB(app.process.pid) ?? -1,

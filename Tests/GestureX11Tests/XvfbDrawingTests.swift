@@ -116,9 +116,12 @@ extension XServerTests {
                 try app.waitFor("imagePan", "ended", from: start, timeout: 5)
                 centre = centre + (dx, dy)
             }
-            // Past the picture's settle delay: nothing changes any more.
-            pause(0.6)
+            // Just after the last frame: the segment as the drags left it.
             #expect(sharedMemorySegmentSizes(creator: app.process.pid) == (shm ? [enlarged ? window : 1 << 20] : []))
+            // Past the picture's settle delay and the presenter's shrink delay: nothing changes
+            // any more, and a grown segment is back to 1 MiB.
+            pause(0.8)
+            #expect(sharedMemorySegmentSizes(creator: app.process.pid) == (shm ? [1 << 20] : []))
             let shot = try app.screenshot()
             app.process.signal(SIGTERM)
             #expect(app.waitForExit(timeout: 3) == 0)
@@ -151,8 +154,8 @@ extension XServerTests {
         /// A segment grown for an enlarged picture follows the window: a new size takes it back to
         /// 1 MiB, and the next frame that needs more grows it to the new window's size (not the
         /// largest size the window ever had; the monkey soak saw the app and the X server keep
-        /// 4 MiB after 1280×800 and back).
-        @Test("A grown segment goes back to 1 MiB at a new window size and grows to that size")
+        /// 4 MiB after 1280×800 and back); half a second without a frame takes it back to 1 MiB.
+        @Test("A grown segment goes back to 1 MiB at a new window size and when idle, and grows to the window's size")
         @MainActor
         func grownSegmentFollowsTheWindow() throws {
             let session = try AppSession()
@@ -165,7 +168,7 @@ extension XServerTests {
                 try app.drag(straightPath(from: centre, to: centre + (30, -20), steps: 20), interval: 0.004, rest: 0.07)
                 try app.waitFor("imagePan", "ended", from: start, timeout: 5)
                 centre = centre + (30, -20)
-                pause(0.3)
+                pause(0.05)
             }
             try drag()
             #expect(sharedMemorySegmentSizes(creator: app.process.pid) == [1024 * 768 * 4])
@@ -173,11 +176,14 @@ extension XServerTests {
             session.connection.resize(app.window, width: 800, height: 600)
             session.connection.sync()
             try app.waitForLayout(after: start)
-            pause(0.3)
+            // The resize's frame, well before the idle shrink (0.5 s after the last frame).
+            pause(0.1)
             #expect(sharedMemorySegmentSizes(creator: app.process.pid) == [1 << 20])
             centre = try app.region("image").center
             try drag()
             #expect(sharedMemorySegmentSizes(creator: app.process.pid) == [800 * 600 * 4])
+            pause(0.8)
+            #expect(sharedMemorySegmentSizes(creator: app.process.pid) == [1 << 20])
             #expect(app.stderr.isEmpty, "stderr: \(app.stderr)")
         }
 
