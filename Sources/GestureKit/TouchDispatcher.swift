@@ -1,3 +1,7 @@
+// Over 400 lines: one frame's route (timers, hit test, delivery to recognizers and views,
+// housekeeping) works on the dispatcher's stored touch state, which must live in this class;
+// arbitration itself is GestureArena's.
+
 /// Routes input to recognizers; its `GestureArena` arbitrates between them. UIKit does this
 /// inside `UIWindow` / `UIApplication`'s gesture environment.
 ///

@@ -1,3 +1,5 @@
+// Over 400 lines: one suite per evemu behaviour (protocols A and B, single touch, scaling,
+// errors); the recordings they build are inline so each case reads alone.
 import Foundation
 import GestureKit
 import GestureTrace

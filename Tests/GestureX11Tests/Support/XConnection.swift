@@ -1,3 +1,5 @@
+// Over 400 lines: the tests' one Xlib client (XTest, XI2 selection, MPX, DAMAGE, properties);
+// each helper is a few lines over the same display pointer and error handler.
 import CX11
 import Foundation
 
