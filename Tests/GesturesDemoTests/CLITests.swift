@@ -139,6 +139,20 @@ struct CLITests {
         }
     }
 
+    /// `run` lines are parsed by `RunCommand` directly (Gestures.directRun); help and version still
+    /// come from the root command, as `gestures run` (parsed as a root, `run` would call itself
+    /// `run` and have no `--version`).
+    @Test(arguments: [
+        (["run", "--help"], "USAGE: gestures run <options>"), (["run", "-h"], "USAGE: gestures run <options>"),
+        (["--version"], "0.9.0"), (["run", "--version"], "0.9.0"),
+    ])
+    func runHelpAndVersionAreTheRoots(arguments: [String], output: String) throws {
+        let r = try CLI.run(arguments)
+        #expect(r.status == 0)
+        #expect(r.stdout.contains(output))
+        #expect(r.stderr == "")
+    }
+
     @Test("Every kiosk option is in run --help with its default, and in the man page")
     func kioskOptionsDocumented() throws {
         let help = try CLI.run(["run", "--help"]).stdout
@@ -268,6 +282,15 @@ struct CLITests {
             #"gestures: @badkey:1: unknown key "delay" (expected image, reset-after, tour-after, tour)"#
         ),
         (["run", "--admin-pin", "1234"], "gestures: --admin-pin needs --kiosk (see gestures --help)"),
+        // A `run` line the direct parse (Gestures.directRun) rejects gets the root's message, with
+        // or without the subcommand's name.
+        (["run", "--frobnicate"], "gestures: Unknown option '--frobnicate' (see gestures --help)"),
+        (["--frobnicate"], "gestures: Unknown option '--frobnicate' (see gestures --help)"),
+        (
+            ["--scale", "0"],
+            "gestures: --scale: expected a number of pixels per point in (0, 8], got 0.0 (see gestures --help)"
+        ),
+        (["run", "run"], "gestures: Unexpected argument 'run' (see gestures --help)"),
         (
             ["replay", "@badspec", "--recognizers", "@object"],
             #"gestures: @object:1: expected an array of recognizer objects or an object with "views" and "recognizers", got one recognizer object (put it in [ ])"#
