@@ -1,4 +1,4 @@
-M_CMD=/tmp/gs8/bin/gestures\ run\ --size\ 1024x768
+M_CMD=/tmp/gs10/bin/gestures\ run\ --size\ 1024x768
 M_TITLE=Gestures
 M_PID_SOURCE=wm_pid=launched
 M_SCREEN=1280x800x24
