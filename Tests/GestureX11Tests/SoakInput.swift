@@ -212,7 +212,7 @@ extension Monkey {
         stats.rss.append(
             (
                 elapsed, ProcessProbe.rssKiB(app.process.pid) ?? -1,
-                ProcessProbe.rssKiB(server.process.pid) ?? -1
+                ProcessProbe.rssKiB(server.process.pid, excludingShared: true) ?? -1
             ))
     }
 }

@@ -122,7 +122,7 @@ func runSoak(_ config: SoakConfig) throws {
           flower: scale \(fixed(s.minScale, 3))…\(fixed(s.maxScale, 2)), \(s.angleBins.count)/12 angle \
         sectors, lost on screen \(s.lost.count), shaken home after losing track \(s.resets)
           memory: app RSS \(s.rss[warm].app) → \(s.rss[last].app) KiB (\(appGrowth >= 0 ? "+" : "")\(appGrowth)), \
-        X server \(s.rss[warm].server) → \(s.rss[last].server) KiB (\(serverGrowth >= 0 ? "+" : "")\(serverGrowth)) \
+        X server (less shared memory) \(s.rss[warm].server) → \(s.rss[last].server) KiB (\(serverGrowth >= 0 ? "+" : "")\(serverGrowth)) \
         from \(fixed(s.rss[warm].t, 1)) s to \(fixed(s.rss[last].t, 1)) s; SHM segments max \(s.maxSegments)
           idle CPU \(fixed(idleCPU * 1000, 1)) ms over 2 s; SIGTERM → status \(status.map(String.init) ?? "none") in \
         \(fixed(exitTime * 1000, 0)) ms
