@@ -85,8 +85,8 @@ extension Gestures {
     /// another subcommand's name — returns nil and goes to the root's parse, so every message,
     /// status and help text stays the root's (the parse has no side effects: `validate()` only
     /// checks values).
-    static func directRun(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> RunCommand? {
-        var arguments = arguments
+    static func directRun() -> RunCommand? {
+        var arguments = Array(CommandLine.arguments.dropFirst())
         if arguments.first == "run" {
             arguments.removeFirst()
         } else if let first = arguments.first, !first.hasPrefix("-") {

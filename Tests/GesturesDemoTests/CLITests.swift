@@ -142,15 +142,21 @@ struct CLITests {
     /// `run` lines are parsed by `RunCommand` directly (Gestures.directRun); help and version still
     /// come from the root command, as `gestures run` (parsed as a root, `run` would call itself
     /// `run` and have no `--version`).
-    @Test(arguments: [
-        (["run", "--help"], "USAGE: gestures run <options>"), (["run", "-h"], "USAGE: gestures run <options>"),
-        (["--version"], "0.9.0"), (["run", "--version"], "0.9.0"),
-    ])
-    func runHelpAndVersionAreTheRoots(arguments: [String], output: String) throws {
+    @Test(arguments: [["run", "--help"], ["run", "-h"]])
+    func runHelpIsTheRoots(arguments: [String]) throws {
         let r = try CLI.run(arguments)
         #expect(r.status == 0)
-        #expect(r.stdout.contains(output))
+        #expect(r.stdout.contains("USAGE: gestures run <options>"))
         #expect(r.stderr == "")
+    }
+
+    @Test func runVersionIsTheRoots() throws {
+        let root = try CLI.run(["--version"])
+        let run = try CLI.run(["run", "--version"])
+        #expect(root.status == 0 && run.status == 0)
+        #expect(root.stdout.contains("."), "a version: \(root.stdout)")
+        #expect(run.stdout == root.stdout)
+        #expect(run.stderr == "")
     }
 
     @Test("Every kiosk option is in run --help with its default, and in the man page")
@@ -282,8 +288,8 @@ struct CLITests {
             #"gestures: @badkey:1: unknown key "delay" (expected image, reset-after, tour-after, tour)"#
         ),
         (["run", "--admin-pin", "1234"], "gestures: --admin-pin needs --kiosk (see gestures --help)"),
-        // A `run` line the direct parse (Gestures.directRun) rejects gets the root's message, with
-        // or without the subcommand's name.
+        // `run` lines with and without the subcommand's name (Gestures.directRun parses them, and
+        // hands what it rejects to the root's parse): the root's one-line messages.
         (["run", "--frobnicate"], "gestures: Unknown option '--frobnicate' (see gestures --help)"),
         (["--frobnicate"], "gestures: Unknown option '--frobnicate' (see gestures --help)"),
         (
