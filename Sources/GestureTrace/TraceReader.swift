@@ -265,12 +265,22 @@ public enum TraceReader {
         defer { closedir(dir) }
         var names: [String] = []
         while let entry = readdir(dir) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
-            }
+            let name = entryName(entry)
             if name != "." && name != ".." { names.append(name) }
         }
         return names
+    }
+
+    /// The name in a directory entry, read in place up to its terminating NUL.
+    ///
+    /// Not `entry.pointee.d_name`: that copies the whole 256-byte array, but `readdir` packs its
+    /// records by their name's length (`d_reclen`), so the buffer's last record can end well
+    /// before 256 bytes — the copy then reads past the buffer, and crashed the test run when the
+    /// buffer was the last block before an unmapped page of a thread's heap (a 256-byte `memcpy`
+    /// faulting in CI, 2026-11-27).
+    static func entryName(_ entry: UnsafePointer<dirent>) -> String {
+        let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+        return String(cString: (UnsafeRawPointer(entry) + offset).assumingMemoryBound(to: CChar.self))
     }
 
     /// A `.desc`/`.device` file next to `path` whose base name starts the recording's file name.
