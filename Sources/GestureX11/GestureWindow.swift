@@ -68,7 +68,8 @@ public final class GestureWindow {
     public func setNeedsDisplay() { scene.needsDisplay = true }
 
     /// Shows the window and runs until it is closed (or SIGINT/SIGTERM/SIGHUP); returns the exit
-    /// status (0). A lost X connection exits the process with status 1.
+    /// status (0). A lost X connection exits the process with status 1. A window runs once: it
+    /// is destroyed, and its connection closed, when `run` returns.
     public func run() -> Int32 {
         shell.run(scene: scene)
     }
@@ -91,7 +92,7 @@ public final class GestureWindow {
 private final class ViewTreeScene: ShellScene {
     let root: View
     let dispatcher: TouchDispatcher
-    unowned(unsafe) var window: GestureWindow?
+    weak var window: GestureWindow?
     var needsDisplay = true
 
     init(root: View, dispatcher: TouchDispatcher) {

@@ -22,9 +22,13 @@ struct SignalPipe {
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         }
         signalPipeWrite = fds[1]
+        // The handler keeps `errno`: its write can fail (EAGAIN on a full pipe) between a
+        // system call's failure and the loop's reading of that call's errno.
         let handler: @convention(c) (Int32) -> Void = { signal in
+            let saved = errno
             var b = UInt8(truncatingIfNeeded: signal)
             _ = write(signalPipeWrite, &b, 1)
+            errno = saved
         }
         for s in handled { _ = Glibc.signal(s, handler) }
         // A write to a dead server (or a closed log pipe) must fail with EPIPE, not kill the

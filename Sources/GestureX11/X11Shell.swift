@@ -142,6 +142,10 @@ public final class X11Shell {
     @exclusivity(unchecked) var isReady = false
     @exclusivity(unchecked) var running = false
     var exitStatus: Int32 = 0
+    /// Set when ``run(scene:beforeExit:)`` has returned: the window is destroyed and the
+    /// connection closed, so nothing may reach the server again (a second `run` traps with a
+    /// message; ``writePNG(to:)`` returns false, ``play(_:actions:exitWhenDone:)`` does nothing).
+    private(set) var finished = false
 
     /// Wakes the loop during a batched dead drag (nil without XInput 2).
     var wake: WakeConnection?
@@ -205,6 +209,7 @@ public final class X11Shell {
     public func play(
         _ events: [InputEvent], actions: [(position: Int, timestamp: Double)] = [], exitWhenDone: Bool
     ) {
+        guard !finished else { return }
         let player = ReplayPlayer(events: events, actions: actions, idOffset: 1_000_000)
         replay = player
         exitAfterReplay = exitWhenDone
@@ -227,6 +232,7 @@ public final class X11Shell {
     /// Draws the current frame if anything changed and writes the window's picture (drawn
     /// whole, in pixels) as a PNG. False when there is no frame yet or cairo fails.
     public func writePNG(to path: String) -> Bool {
+        guard !finished else { return false }
         if everExposed && (frameWanted || !presenter.hasFrame) { drawFrame(now: clock.now()) }
         guard presenter.hasFrame else { return false }
         return writeWindowPicture(to: path)
@@ -238,7 +244,9 @@ public final class X11Shell {
     /// connection exits the process with status 1.
     /// `beforeExit` runs on a clean exit, while the window and its last frame still exist (for a
     /// final log line or screenshot).
+    /// A shell runs once: its connection is closed when `run` returns.
     public func run(scene: ShellScene, beforeExit: (() -> Void)? = nil) -> Int32 {
+        precondition(!finished, "X11Shell.run: this shell has already run (its X connection is closed)")
         self.scene = scene
         let signals = SignalPipe.install()
         scene.resize(to: size, at: 0)
@@ -313,7 +321,9 @@ public final class X11Shell {
     }
 
     private func tearDown() {
+        finished = true
         wake?.close()
+        wake = nil
         presenter.close()
         suspendScreenSaver(false)
         if let k = keySymbols { xcb_key_symbols_free(k) }

@@ -73,7 +73,8 @@ public final class DemoImage: @unchecked Sendable {
     /// A rendition not loaded yet is loaded only when `load` is true (the live window asks once the
     /// picture has settled, so a pinch in progress never waits for a decode); until then the
     /// rendition already in use, or the own pixels, are drawn. A rendition that cannot be loaded
-    /// is not tried again. Main thread only, like all drawing.
+    /// is not tried again. Main actor only, like all drawing (it changes the rendition in use).
+    @MainActor
     public func pixels(forScale scale: Double, load: Bool) -> (surface: OpaquePointer, width: Int, height: Int) {
         let own = (surface, Int(size.width), Int(size.height))
         guard scale > Self.renditionThreshold else {

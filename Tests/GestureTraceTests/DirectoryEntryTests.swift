@@ -14,11 +14,11 @@ struct DirectoryEntryTests {
     @Test(arguments: [0, 1, 7, 64])
     func nameAtTheEndOfMappedMemory(slack: Int) throws {
         let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-        let base = try #require(
-            mmap(nil, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0))
-        #expect(base != MAP_FAILED)
+        let mapped = mmap(nil, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+        try #require(mapped != MAP_FAILED)
+        let base = try #require(mapped)
         defer { munmap(base, 2 * page) }
-        #expect(mprotect(base + page, page, PROT_NONE) == 0)
+        try #require(mprotect(base + page, page, PROT_NONE) == 0)
 
         let name = Array("session-2.desc".utf8CString)
         let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!

@@ -42,7 +42,7 @@ struct HostileInputCLITests {
 
     @Test("replay > /dev/full: one line on stderr, status 1")
     func devFull() throws {
-        let trace = write("hostile-pan.jsonl", Self.longPan(moves: 50))
+        let trace = write("hostile-pan-full.jsonl", Self.longPan(moves: 50))
         let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
         let r = try Self.run(["replay", trace], stdout: full)
         #expect(r.status == 1)
@@ -51,7 +51,7 @@ struct HostileInputCLITests {
 
     @Test("replay into a pipe whose reader closed: one line on stderr, status 1 (not killed by SIGPIPE)")
     func closedPipe() throws {
-        let trace = write("hostile-pan.jsonl", Self.longPan(moves: 50))
+        let trace = write("hostile-pan-pipe.jsonl", Self.longPan(moves: 50))
         let pipe = Pipe()
         try pipe.fileHandleForReading.close()
         let r = try Self.run(["replay", trace], stdout: pipe.fileHandleForWriting)
@@ -61,7 +61,8 @@ struct HostileInputCLITests {
 
     @Test("replay into a file that reaches its size limit mid-line: the file ends on a whole line")
     func fileSizeLimit() throws {
-        let trace = write("hostile-pan.jsonl", Self.longPan(moves: 2000))
+        // Each test its own trace: they run in parallel, and this one needs the long one.
+        let trace = write("hostile-pan-2000.jsonl", Self.longPan(moves: 2000))
         let out = scratch + "/hostile-limited.log"
         // `ulimit -f 16`: 16 blocks of 512 bytes (dash) or 1024 bytes (bash), far below the log.
         let sh = Process()

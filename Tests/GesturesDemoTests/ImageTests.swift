@@ -13,6 +13,9 @@ struct ImageTests {
     static func pixel(_ image: DemoImage, _ x: Int, _ y: Int) -> UInt32 {
         let s = image.surface
         cairo_surface_flush(s)
+        precondition(
+            (0..<Int(cairo_image_surface_get_width(s))).contains(x)
+                && (0..<Int(cairo_image_surface_get_height(s))).contains(y), "(\(x), \(y)) lies outside the image")
         let data = cairo_image_surface_get_data(s)!
         let p = UnsafeRawPointer(data + y * Int(cairo_image_surface_get_stride(s)) + x * 4).load(as: UInt32.self)
         return cairo_image_surface_get_format(s) == CAIRO_FORMAT_RGB24 ? p | 0xFF00_0000 : p
@@ -30,7 +33,7 @@ struct ImageTests {
     ])
     func jpegDecodesToItsPixels(name: String, left: UInt32, right: UInt32) throws {
         let image = try DemoImage(path: Self.fixtures + name)
-        #expect(image.size.width == 64 && image.size.height == 48)
+        try #require(image.size.width == 64 && image.size.height == 48)
         for y in [4, 24, 43] {
             let (l, r) = (Self.pixel(image, 8, y), Self.pixel(image, 55, y))
             #expect(Self.close(l, left), "\(name) (8,\(y)): \(String(l, radix: 16))")
@@ -65,7 +68,7 @@ struct ImageTests {
 
     /// The bundled flower's renditions: picked by the drawn scale, loaded only when allowed, at
     /// most one kept, a broken one not tried again.
-    @Test func renditionsFollowTheDrawnScale() throws {
+    @Test @MainActor func renditionsFollowTheDrawnScale() throws {
         let r = repoRoot + "/Resources/"
         let image = try DemoImage(
             path: r + "flower.png",
