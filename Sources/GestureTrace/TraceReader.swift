@@ -245,6 +245,25 @@ public enum TraceReader {
         return (fd, Int(info.st_size))
     }
 
+    /// Reads `buffer.count` bytes at `offset` of a regular file of at most ``maximumBytes``
+    /// straight into `buffer` (a picture's pixels into its surface, with no copy in between);
+    /// returns the file's size. Throws when the file cannot be read or ends before them.
+    public static func readRegion(
+        _ path: String, offset: Int, into buffer: UnsafeMutableRawBufferPointer
+    ) throws(TraceError) -> Int {
+        let (fd, size) = try openRegularFile(path)
+        defer { close(fd) }
+        var done = 0
+        while done < buffer.count {
+            let n = pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { throw TraceError(file: path, line: 0, message: "cannot read the file") }
+            if n == 0 { throw TraceError(file: path, line: 0, message: "the file ends early") }
+            done += n
+        }
+        return size
+    }
+
     /// One `read` into `chunk` (EINTR retried): the number of bytes, 0 at the end.
     static func readChunk(_ fd: Int32, into chunk: inout [UInt8], path: String) throws(TraceError) -> Int {
         while true {

@@ -134,7 +134,8 @@ func loadPicture(explicit: String?, needed: Bool) throws(CommandFailure) -> Demo
         ResourceLocator.path(of: name).map { (factor: factor, path: $0) }
     }
     guard let path = ResourceLocator.path(of: "flower.png"),
-        let image = try? DemoImage(path: path, renditions: renditions)
+        let image = try? DemoImage.bundled(
+            png: path, pixels: ResourceLocator.path(of: "flower.pixels"), renditions: renditions)
     else {
         writeAll(
             2, "gestures: warning: the bundled image (flower.png) is missing; the image region shows a placeholder\n")

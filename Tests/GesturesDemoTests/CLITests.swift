@@ -150,6 +150,18 @@ struct CLITests {
         #expect(r.stderr == "")
     }
 
+    /// The completion script asked after `run`: `run`'s direct parse (`Gestures.directRun`) must
+    /// hand the line to the root's parse, which writes the script.
+    @Test(arguments: ["bash", "zsh", "fish"])
+    func runCompletionScriptIsTheRoots(shell: String) throws {
+        let root = try CLI.run(["--generate-completion-script", shell])
+        let run = try CLI.run(["run", "--generate-completion-script", shell])
+        #expect(root.status == 0 && run.status == 0)
+        #expect(root.stdout.contains("gestures"), "a script: \(root.stdout.prefix(80))")
+        #expect(run.stdout == root.stdout)
+        #expect(run.stderr == "")
+    }
+
     @Test func runVersionIsTheRoots() throws {
         let root = try CLI.run(["--version"])
         let run = try CLI.run(["run", "--version"])
