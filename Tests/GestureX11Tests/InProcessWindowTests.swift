@@ -29,6 +29,7 @@ extension XServerTests {
             window.shell.play([], exitWhenDone: true)
             #expect(window.run() == 0)
             #expect(frames >= 1)
+            let drawnWhileRunning = frames
             #expect(FileManager.default.fileExists(atPath: directory.file("live.png")))
 
             // After run: no frame, no screenshot, no playback — and no crash.
@@ -37,7 +38,7 @@ extension XServerTests {
             #expect(!FileManager.default.fileExists(atPath: directory.file("after.png")))
             window.shell.play([], exitWhenDone: true)
             window.shell.redrawAll()
-            #expect(frames >= 1)
+            #expect(frames == drawnWhileRunning, "a frame drawn after run returned")
         }
     }
 }
