@@ -4,7 +4,7 @@ import GestureKit
     import Glibc
 #endif
 
-/// Reads trace files into input events: the JSON Lines trace of DESIGN.md §4.1, `evemu-record`
+/// Reads trace files into input events: the JSON Lines trace of docs/DESIGN.md §4.1, `evemu-record`
 /// recordings (multitouch protocol B and A, single-touch devices; optionally gzipped) and
 /// Android `getevent -lt` text. UIKit has no counterpart: this is the replay side of the project.
 ///

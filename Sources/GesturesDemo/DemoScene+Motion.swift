@@ -17,7 +17,7 @@ import GestureTrace
 /// - A fling (the image pan ending at ≥ ``momentumStartSpeed``) carries on with
 ///   ``ScrollPhysics/normalDecelerationRate`` until it is slower than ``momentumStopSpeed`` or
 ///   stops at the bounds. A touch on the picture catches it (the animation is cancelled there).
-/// - Undo is `u` or Backspace: Ctrl+Z stays the shake of DESIGN.md §5 (which resets; a shake
+/// - Undo is `u` or Backspace: Ctrl+Z stays the shake of docs/DESIGN.md §5 (which resets; a shake
 ///   can itself be undone). Each image gesture (from the first of its pan/pinch/rotation to
 ///   begin until none is active), region pinch or rotation, key step, double tap and shake is
 ///   one step; up to ``undoLimit`` steps.

@@ -1,7 +1,7 @@
 import GestureKit
 import Testing
 
-/// PinchGestureRecognizer against DESIGN.md §3: > 8 pt, scale = distance / distance at the
+/// PinchGestureRecognizer against docs/DESIGN.md §3: > 8 pt, scale = distance / distance at the
 /// second touch-down, velocity in scale/s (least squares, worked by hand), re-basing when the
 /// pair changes, frozen scale with one finger, third finger ignored, touchpad pinch input.
 @MainActor

@@ -1,7 +1,7 @@
 import GestureKit
 import Testing
 
-/// ScreenEdgePanGestureRecognizer against DESIGN.md §3, in the harness's 1024×768 window:
+/// ScreenEdgePanGestureRecognizer against docs/DESIGN.md §3, in the harness's 1024×768 window:
 /// within 20 pt of an allowed edge, first 10 pt mostly away from it, later touches ignored.
 @MainActor
 @Suite struct ScreenEdgePanTests {

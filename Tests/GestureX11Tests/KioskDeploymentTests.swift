@@ -293,7 +293,7 @@ extension XServerTests {
             let missing = all.filter { ($0.string("wall")?.wholeMatch(of: pattern)) == nil }
             #expect(missing.isEmpty, "lines without a wall time:\n\(summary(Array(missing)))")
             #expect(all.contains { $0.string("event") == "tourStart" })
-            // The DESIGN §4.2 fields come first, unchanged: wall (and source) are the last keys.
+            // The docs/DESIGN.md §4.2 fields come first, unchanged: wall (and source) are the last keys.
             #expect(mine.line.text.hasSuffix(#","source":"visitor"}"#), "\(mine.line.text)")
         }
     }

@@ -32,7 +32,7 @@ struct FlowerModel: CustomStringConvertible {
             && abs(angle) < 1e-9
     }
 
-    /// After a resize: the centre keeps its place in proportion to the window (DESIGN §5 via
+    /// After a resize: the centre keeps its place in proportion to the window (docs/DESIGN.md §5 via
     /// `DemoScene.resize`); scale and angle are relative to the original frame, which follows.
     mutating func resize(from old: Layout, to new: Layout) {
         guard old.width > 0, old.height > 0 else { return }

@@ -316,7 +316,7 @@ private func moveWindow(_ session: AppSession, _ app: GesturesApp, xs: [Int32], 
     }
 }
 
-/// The final line shows the image untransformed at its layout rect (DESIGN §4.2: the matrix
+/// The final line shows the image untransformed at its layout rect (docs/DESIGN.md §4.2: the matrix
 /// maps image-local points to window points).
 private func expectImageAtLayoutRect(_ final: LogLine, _ rect: LayoutRect) throws {
     let image = try #require(final.object["image"] as? [String: Any], "\(final)")
