@@ -82,7 +82,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         guard error.file == file || error.file == "fuzz.desc", error.line >= 0, !error.message.isEmpty else {
             fatalError("a reader error that does not name the file and line: \(error)")
         }
-        // Issue 11: what the user sees is one short line, harmless to a terminal.
+        // What the user sees is one short line, harmless to a terminal.
         let shown = error.description.unicodeScalars
         if shown.count > MessageText.lineLimit + 1
             || shown.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
@@ -94,7 +94,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
 }
 
 /// docs/DESIGN.md §4.1: times are finite, ≥ 0 and never decrease; coordinates are within
-/// ``TraceReader/maximumMagnitude`` (issue 11: so that nothing downstream overflows).
+/// ``TraceReader/maximumMagnitude`` (so that nothing downstream overflows).
 func checkJSONL(_ events: [InputEvent]) {
     var last = 0.0
     for event in events {

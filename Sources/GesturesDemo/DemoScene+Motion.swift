@@ -1,13 +1,13 @@
 import GestureKit
 import GestureTrace
 
-/// The picture stays usable (issue 8 point 2): scale limits with a rubber band, never lost
+/// The picture stays usable: scale limits with a rubber band, never lost
 /// off-screen, momentum after a fling, a double tap to go home, undo. UIKit counterparts:
 /// `UIScrollView`'s `minimumZoomScale`/`maximumZoomScale`, `bouncesZoom`, `decelerationRate
 /// .normal`, the double-tap-to-zoom convention and `UndoManager`.
 ///
-/// Decisions (the issue suggests 0.25–8 for the limits):
-/// - The scale, relative to the original frame, stays in 0.1…10. The monkey soak (issue 10)
+/// Decisions:
+/// - The scale, relative to the original frame, stays in 0.1…10. The monkey soak
 ///   takes the flower across exactly that range, and a tenth is still a visible stamp on a 4K
 ///   screen. Keys stop at the limits; a pinch past them stretches with
 ///   ``ScrollPhysics/rubberBandScale(_:minimum:maximum:)`` and springs back when it ends.

@@ -33,7 +33,7 @@ import GestureTrace
 /// | `edgePan` | screen-edge pan (left) | root | "Edge panned, X: …, Y: …" |
 /// | `imageDoubleTap` | tap, 2 taps | image | "Double tapped"; the image goes home (animated) |
 ///
-/// The picture stays usable (issue 8 point 2; see `DemoScene+Motion.swift`): its scale stays in
+/// The picture stays usable (see `DemoScene+Motion.swift`): its scale stays in
 /// ``minimumImageScale``…``maximumImageScale`` (a pinch past them stretches with a rubber band
 /// and springs back on release), it is never lost off-screen (``CenterBounds``), a fling carries
 /// it on with UIScrollView's normal deceleration, and `u`/Backspace undoes the last gesture.

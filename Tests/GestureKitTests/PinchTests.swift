@@ -283,8 +283,8 @@ import Testing
 
     /// A touchpad pinch that begins again without an end cancels the one under way — but a
     /// pinch that already failed in it (it requires another pinch to fail, and that one began)
-    /// stays failed: no second failed transition (the arena's debug assertion caught failed →
-    /// failed; found by FuzzTests' random streams).
+    /// stays failed: no second failed transition (the arena's debug assertion traps on failed →
+    /// failed; FuzzTests' random streams reach this case).
     @Test func touchpadPinchBeginAgainAfterFailing() {
         let h = Harness()
         let first = h.add(PinchGestureRecognizer(name: "first"))

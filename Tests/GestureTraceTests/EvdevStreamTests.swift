@@ -4,7 +4,7 @@ import Testing
 
 @testable import GestureTrace
 
-/// Issue 11 point 2: `gestures replay` streams a plain evemu recording or getevent text from
+/// `gestures replay` streams a plain evemu recording or getevent text from
 /// disk (every line checked, the touches rebuilt and checked, then read again as it plays); what
 /// it hands over, and every error, must be what ``TraceReader/read`` gives for the whole file.
 @Suite("Streamed evemu and getevent recordings: the same events and errors as read")

@@ -7,7 +7,7 @@ import Testing
 #endif
 
 extension XServerTests {
-    /// Issue 7, kiosk deployment: one monitor of the integrator's choice (with and without a
+    /// Kiosk deployment: one monitor of the integrator's choice (with and without a
     /// window manager, following the screen at run time), the screen kept on, locked down with
     /// an admin exit, SIGHUP reload and log reopening, the operator log.
     @Suite("gestures run --kiosk: monitors, screen saver, lock-down, reload")
