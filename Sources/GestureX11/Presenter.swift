@@ -149,7 +149,9 @@ final class Presenter {
     }
 
     /// Sets the window size in pixels; true when it changed (or nothing was drawn yet): the next
-    /// frame must draw everything.
+    /// frame must draw everything. The shell passes sizes within its draw limit (at most 16384
+    /// a side, see `X11Shell.drawLimit`), so every put's coordinates fit X's 16-bit fields; the
+    /// conversions clamp all the same.
     @discardableResult
     func resize(width w: Int, height h: Int) -> Bool {
         let w = max(1, w)
@@ -279,8 +281,9 @@ final class Presenter {
                 pass(r, clip: r, into: data + offset, paint: paint)
                 inFlightSequence =
                     xcb_shm_put_image(
-                        x.raw, window, gc, UInt16(r.width), UInt16(r.height), 0, 0, UInt16(r.width),
-                        UInt16(r.height), Int16(r.x), Int16(r.y), depth, UInt8(XCB_IMAGE_FORMAT_Z_PIXMAP.rawValue),
+                        x.raw, window, gc, UInt16(clamping: r.width), UInt16(clamping: r.height), 0, 0,
+                        UInt16(clamping: r.width), UInt16(clamping: r.height), Int16(clamping: r.x),
+                        Int16(clamping: r.y), depth, UInt8(XCB_IMAGE_FORMAT_Z_PIXMAP.rawValue),
                         0, shmSegment, UInt32(offset)
                     ).sequence
                 offset += r.area * 4
@@ -324,8 +327,9 @@ final class Presenter {
             let band = PixelRect(x: r.x, y: y, width: r.width, height: rows)
             pass(band, clip: band, into: data, paint: paint)
             _ = xcb_put_image(
-                x.raw, UInt8(XCB_IMAGE_FORMAT_Z_PIXMAP.rawValue), window, gc, UInt16(r.width), UInt16(rows),
-                Int16(r.x), Int16(y), 0, depth, UInt32(rows * rowBytes), data.assumingMemoryBound(to: UInt8.self))
+                x.raw, UInt8(XCB_IMAGE_FORMAT_Z_PIXMAP.rawValue), window, gc, UInt16(clamping: r.width),
+                UInt16(clamping: rows), Int16(clamping: r.x), Int16(clamping: y), 0, depth, UInt32(rows * rowBytes),
+                data.assumingMemoryBound(to: UInt8.self))
             y += rows
         }
     }
