@@ -88,6 +88,16 @@ final class Presenter {
     private(set) var isStalled = false
     /// Whether a segment was ever attached (the first attach is checked with a round trip).
     private var attachedOnce = false
+    /// A segment attached without a round trip, to be marked for removal once the server has
+    /// processed the attach (its sequence number).
+    private var pendingRemoval: (id: Int32, sequence: UInt32)?
+
+    /// Marks the pending segment for removal (the server has attached it, or we are done).
+    private func removePending() {
+        guard let p = pendingRemoval else { return }
+        shmctl(p.id, IPC_RMID, nil)
+        pendingRemoval = nil
+    }
 
     init(connection: XConnection, window: xcb_window_t, depth: UInt8, allowSHM: Bool) {
         x = connection
@@ -134,6 +144,7 @@ final class Presenter {
     /// Notes that the server had processed every request up to `sequence` (an event's or a
     /// reply's full sequence number): the frame in flight is done once that covers its puts.
     func serverProcessed(through sequence: UInt32) {
+        if let p = pendingRemoval, Int32(bitPattern: sequence &- p.sequence) >= 0 { removePending() }
         guard inFlightSince != nil, Int32(bitPattern: sequence &- inFlightSequence) >= 0 else { return }
         confirmed()
         dropSync()
@@ -162,6 +173,7 @@ final class Presenter {
         free(reply)
         free(error)
         syncSequence = nil
+        removePending()  // the attach came before the sync
         confirmed()
     }
 
@@ -229,10 +241,12 @@ final class Presenter {
         let seg = x.newID()
         if attachedOnce {
             // This server attached a segment of ours before: it will this one too, and the
-            // shell does not wait for it (a stopped server would hold the loop). Linux lets the
-            // server attach a segment already marked for removal while we hold it.
-            xcb_shm_attach(x.raw, seg, UInt32(id), 0)
-            shmctl(id, IPC_RMID, nil)
+            // shell does not wait for it (a stopped server would hold the loop). The segment is
+            // marked for removal once the server has processed the attach (a segment marked
+            // before is refused: BadAccess), which the next event or reply tells.
+            let sequence = xcb_shm_attach(x.raw, seg, UInt32(id), 0).sequence
+            removePending()
+            pendingRemoval = (id, sequence)
             _ = madvise(p, bytes, 23)
             shmSegment = seg
             return p
@@ -276,6 +290,7 @@ final class Presenter {
     /// Frees the buffer and the GC.
     func close() {
         release()
+        removePending()
         xcb_free_gc(x.raw, gc)
     }
 
