@@ -45,6 +45,9 @@ extension X11Shell {
         var events: UInt32 =
             XCB_EVENT_MASK_EXPOSURE.rawValue | XCB_EVENT_MASK_STRUCTURE_NOTIFY.rawValue
             | XCB_EVENT_MASK_FOCUS_CHANGE.rawValue
+        if options.kiosk {
+            events |= XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue | XCB_EVENT_MASK_VISIBILITY_CHANGE.rawValue
+        }
         if !options.useXInput2 || !xinputAvailable() {
             events |=
                 XCB_EVENT_MASK_BUTTON_PRESS.rawValue | XCB_EVENT_MASK_BUTTON_RELEASE.rawValue
@@ -116,6 +119,7 @@ extension X11Shell {
                 xid, x.atom("_NET_WM_STATE"), type: PredefinedAtom.atom, words: [x.atom("_NET_WM_STATE_FULLSCREEN")])
             fullscreenNow = true
         }
+        kioskGuardProperties()
     }
 
     /// Kiosk: an empty 1×1 cursor.

@@ -166,6 +166,8 @@ public final class X11Shell {
     /// Fullscreen: the monitor (or screen) the window covers (`X11Shell+Monitors.swift`).
     var placement: Placement?
     var mappedOnce = false
+    /// The kiosk under a window manager (X11Shell+KioskGuard.swift).
+    var kioskGuard = KioskGuardState()
     var randrEventBase: UInt8 = 0
     var saverSuspended = false
     var saverResetAt: Double?
