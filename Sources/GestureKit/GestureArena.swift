@@ -1,4 +1,4 @@
-/// The one place where recognizers compete for touches (DESIGN.md §3, "Arbitration"): every
+/// The one place where recognizers compete for touches (docs/DESIGN.md §3, "Arbitration"): every
 /// state a recognizer asks for comes here, and only here is it decided who wins, who fails and
 /// who waits. UIKit keeps this inside its private gesture environment; Flutter's
 /// `GestureArenaManager` (members, claims, holds, a sweep when the pointers are gone) is the

@@ -1,6 +1,6 @@
 /// Recognizes a press held still. UIKit: `UILongPressGestureRecognizer` (continuous).
 ///
-/// Rules (DESIGN.md §3): began when ``minimumPressDuration`` (0.5 s) elapses with
+/// Rules (docs/DESIGN.md §3): began when ``minimumPressDuration`` (0.5 s) elapses with
 /// ``numberOfTouchesRequired`` touches down, none having moved more than ``allowableMovement``
 /// (10 pt) from where it went down; more touches than required fails; after began, movement is
 /// reported as changed (the limit no longer applies) and the gesture ends when the number of

@@ -1,6 +1,6 @@
 /// Recognizes a drag of one or more fingers. UIKit: `UIPanGestureRecognizer` (continuous).
 ///
-/// Rules (DESIGN.md §3): began once the centroid has moved more than ``minimumMovement`` (10 pt)
+/// Rules (docs/DESIGN.md §3): began once the centroid has moved more than ``minimumMovement`` (10 pt)
 /// with a number of touches down inside ``minimumNumberOfTouches``…``maximumNumberOfTouches``;
 /// ``translation(in:)`` is measured from the touch-down centroid (the 10 pt are not subtracted);
 /// a change in the number of fingers re-bases the centroid so the translation does not jump;

@@ -1,7 +1,7 @@
 /// Recognizes two fingers moving apart or together. UIKit: `UIPinchGestureRecognizer`
 /// (continuous).
 ///
-/// Rules (DESIGN.md §3): tracks the first two touches to land (others are ignored);
+/// Rules (docs/DESIGN.md §3): tracks the first two touches to land (others are ignored);
 /// ``scale`` = distance / the distance when the second touch went down; began once the distance
 /// has changed by more than ``minimumDistanceChange`` (8 pt); setting ``scale`` re-bases and
 /// zeroes the velocity; ``velocity`` is in scale per second. When a tracked touch lifts, another

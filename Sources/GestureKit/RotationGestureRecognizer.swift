@@ -1,6 +1,6 @@
 /// Recognizes two fingers turning. UIKit: `UIRotationGestureRecognizer` (continuous).
 ///
-/// Rules (DESIGN.md §3): tracks touches as a pinch does; ``rotation`` is the change, since the
+/// Rules (docs/DESIGN.md §3): tracks touches as a pinch does; ``rotation`` is the change, since the
 /// second touch went down, of the angle of the line first → second touch, in radians,
 /// **clockwise positive** in window coordinates (y down), unwrapped (a full turn reads 2π and it
 /// never jumps by 2π); began once |rotation| exceeds ``minimumRotation`` (0.05 rad); re-bases

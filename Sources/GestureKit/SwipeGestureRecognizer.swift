@@ -22,7 +22,7 @@ public struct SwipeDirection: OptionSet, Hashable, Sendable, CustomStringConvert
 /// Recognizes a quick stroke in one of the allowed directions. UIKit:
 /// `UISwipeGestureRecognizer` (discrete).
 ///
-/// Rules (DESIGN.md §3): recognized at the first movement where the centroid of the
+/// Rules (docs/DESIGN.md §3): recognized at the first movement where the centroid of the
 /// ``numberOfTouchesRequired`` touches has moved at least ``minimumDistance`` (50 pt) along an
 /// allowed direction, the average speed since touch-down is at least ``minimumSpeed``
 /// (300 pt/s), and the along-axis movement is at least ``axisRatio`` (1.5) × the cross-axis

@@ -1,6 +1,6 @@
 import GestureKit
 
-/// The event-log writer of DESIGN.md §4.2: one JSON line per recognizer state transition.
+/// The event-log writer of docs/DESIGN.md §4.2: one JSON line per recognizer state transition.
 /// UIKit has no counterpart (it is this project's observable output).
 @MainActor
 public enum EventLog {

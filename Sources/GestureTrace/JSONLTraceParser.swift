@@ -1,6 +1,6 @@
 import GestureKit
 
-/// The JSON Lines trace format of DESIGN.md §4.1, read strictly.
+/// The JSON Lines trace format of docs/DESIGN.md §4.1, read strictly.
 ///
 /// Rules (each violation is a ``TraceError`` naming the line):
 /// - every non-blank line is one JSON object with a string `type` among `viewport down move up

@@ -11,7 +11,7 @@ import GestureKit
 /// ``TraceReader/maximumBytes``). Made by ``TraceReader/stream(path:size:device:)``; `gestures
 /// replay` uses it.
 ///
-/// Nothing is replayed from a file with an error (DESIGN.md §4.1): the first pass parses every
+/// Nothing is replayed from a file with an error (docs/DESIGN.md §4.1): the first pass parses every
 /// line and keeps only the viewport and the `set` lines; ``forEachEvent(_:)`` parses the file
 /// again and hands each event over as soon as it is complete. A plain evemu recording or
 /// getevent text is read from disk the same way, in three passes (see

@@ -124,7 +124,7 @@ extension X11Shell {
             let c = core(event, as: xcb_configure_notify_event_t.self)
             if c.window == x.root && c.event == x.root { screenChanged() }
             guard c.window == xid, c.event == xid else { return }
-            pendingPixelSize = (Int(c.width), Int(c.height))
+            pendingPixelSize = drawnSize(width: Int(c.width), height: Int(c.height))
             let sent = event.pointee.response_type & CoreEvent.sendEventBit != 0
             if sent || parentIsRoot { windowMoved(x: Int32(c.x), y: Int32(c.y)) }
         case CoreEvent.reparentNotify:

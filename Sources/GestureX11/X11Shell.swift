@@ -340,7 +340,9 @@ public final class X11Shell {
         suspendScreenSaver(false)
         if let k = keySymbols { xcb_key_symbols_free(k) }
         if !windowDestroyed { xcb_destroy_window(x.raw, xid) }
-        _ = xcb_flush(x.raw)
+        // A server that stopped processing requests may have stopped reading too: a flush could
+        // wait for it forever. Closing the connection frees everything of ours on the server.
+        if !presenter.isStalled { _ = xcb_flush(x.raw) }
         x.close()
     }
 

@@ -63,7 +63,7 @@ public enum Feedback: Equatable, Sendable {
     }
 }
 
-/// What the label says when a gesture in a region failed (issue 8 point 3): the tutorial's
+/// What the label says when a gesture in a region failed: the tutorial's
 /// success strings stay as they are; a failure, which iOS passes over in silence, gets a hint.
 public enum Hint: String, Sendable {
     /// A drag in "Swipe Me!" too slow (or too short) to be a swipe.

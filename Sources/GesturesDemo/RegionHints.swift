@@ -13,7 +13,7 @@ struct RegionStroke {
     var failed: Set<ObjectIdentifier> = []
 }
 
-/// Feedback when a gesture fails in a region (issue 8 point 3): the tutorial says nothing when a
+/// Feedback when a gesture fails in a region: the tutorial says nothing when a
 /// swipe is too slow; the demo names what to change. The success strings are untouched; a hint
 /// replaces the label only when every recognizer of the region failed for that stroke (so a
 /// swipe right, whose three siblings fail, says "Swiped right").
