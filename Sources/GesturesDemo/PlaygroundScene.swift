@@ -161,7 +161,7 @@ public final class PlaygroundScene: ReplayScene {
             r = p
         case .pinch: r = PinchGestureRecognizer(name: s.name)
         case .rotation: r = RotationGestureRecognizer(name: s.name)
-        case .shake: r = ShakeGestureRecognizer(name: s.name)
+        default: r = ShakeGestureRecognizer(name: s.name)  // the spec's kinds are the built-in ones
         }
         for k in s.knobs {
             switch (k.name, k.value) {
