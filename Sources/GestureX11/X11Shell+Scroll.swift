@@ -7,7 +7,7 @@ import GestureKit
     import Musl
 #endif
 
-/// XI 2.1 smooth scroll (issue 8 point 1): the scroll valuators of each slave device, read from
+/// XI 2.1 smooth scroll: the scroll valuators of each slave device, read from
 /// `XIQueryDevice` (`XIScrollClass`: the valuator's number, vertical or horizontal, and its
 /// `increment`, the value of one wheel click); an `XI_Motion` that moves one is a `continuous`
 /// scroll of (change ÷ increment) × ``ScrollInput/clickDistance`` points, the content moving

@@ -164,7 +164,7 @@ extension X11Shell {
 
     func setUpInput() {
         guard options.useXInput2, xinputAvailable() else {
-            // One warning line whenever the shell falls back to core events (DESIGN §5), also when
+            // One warning line whenever the shell falls back to core events (docs/DESIGN.md §5), also when
             // the fallback was asked for (--core-input).
             writeStderr(
                 "gestures: warning: "

@@ -18,7 +18,7 @@ func writeStderr(_ line: String) {
 /// an event that the other queue took. Every request the shell makes, every reply it waits for
 /// and every event it reads goes through here.
 ///
-/// Failure contract (DESIGN §4.4): a connection that breaks — noticed by a read, a flush or a
+/// Failure contract (docs/DESIGN.md §4.4): a connection that breaks — noticed by a read, a flush or a
 /// reply — prints one line ("gestures: lost the X connection") and exits with status 1 at once;
 /// a protocol error of a request whose reply nobody waits for arrives as an event and is
 /// reported in one line (the first 20; later ones are dropped).

@@ -208,7 +208,7 @@ final class XConnection {
     }
 
     /// Makes `master` this connection's client pointer: XTest motion and buttons sent on this
-    /// connection then drive that master's XTEST slave (DESIGN §6).
+    /// connection then drive that master's XTEST slave (docs/DESIGN.md §6).
     func setClientPointer(_ master: Int32) {
         XISetClientPointer(display, 0, master)
         sync()
