@@ -1,5 +1,5 @@
 // libFuzzer + AddressSanitizer harness for the X reply decoders (scripts/fuzz). Compiled together
-// with Sources/GestureX11/XReplyDecoder.swift: the decoders need no X server and no C module.
+// with Sources/GestureX11/XReplyDecoder.swift and KeyboardMap.swift: the decoders need no X server and no C module.
 // libFuzzer hands over each input in a heap block of exactly its size, so a read past the reply
 // is an AddressSanitizer report, and a trap (a failed check below included) is a crash. Every
 // input goes through every decoder: each reads the same bytes as a different reply.
@@ -20,6 +20,11 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     if let mapping = XReplyDecoder.keyboardMapping(reply, keycodes: 248) {
         check(32 + mapping.keysyms.count * 4 <= size, "more keysyms than the reply holds")
         check(mapping.keysyms.count % mapping.perKeycode == 0, "a keycode cut in two")
+    }
+    if let map = KeyboardMap(reply: reply, minKeycode: 8, maxKeycode: 255) {
+        for keycode in [0, 8, 9, 60, 255, 300] {
+            for column in -1...5 { _ = map.keysym(keycode: keycode, column: column) }
+        }
     }
     let devices = XReplyDecoder.scrollValuators(reply)
     check(32 + devices.count * 36 <= max(32, size), "more scroll devices than the reply holds")

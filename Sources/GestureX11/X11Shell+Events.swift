@@ -67,6 +67,22 @@ extension X11Shell {
         applyPendingResize()
     }
 
+    /// Reads the keyboard mapping (one round trip: at start, and after a MappingNotify, which the
+    /// server just sent), within the reply's length (``KeyboardMap``).
+    func readKeyboardMap() {
+        guard let setup = xcb_get_setup(x.raw) else { return }
+        let bytes = UnsafeRawBufferPointer(start: UnsafeRawPointer(setup), count: 8 + Int(setup.pointee.length) * 4)
+        guard let low = XReplyBytes(bytes).u8(34), let high = XReplyBytes(bytes).u8(35), high >= low else { return }
+        let cookie = xcb_get_keyboard_mapping(x.raw, low, high - low + 1)
+        guard let reply = xcb_get_keyboard_mapping_reply(x.raw, cookie, nil) else {
+            x.exitIfBroken()
+            return
+        }
+        keyboardMap = XConnection.withReply(reply) {
+            KeyboardMap(reply: $0, minKeycode: Int(low), maxKeycode: Int(high))
+        }
+    }
+
     /// The longest one turn of the loop goes on reading (seconds): half a 60 Hz frame, so a
     /// flood of input still leaves room to draw.
     static let readBudget = 0.008
@@ -162,11 +178,8 @@ extension X11Shell {
         case CoreEvent.visibilityNotify:
             kioskGuardVisibility(core(event, as: xcb_visibility_notify_event_t.self))
         case CoreEvent.mappingNotify:
-            if let k = keySymbols {
-                _ = event.withMemoryRebound(to: xcb_mapping_notify_event_t.self, capacity: 1) {
-                    xcb_refresh_keyboard_mapping(k, $0)
-                }
-            }
+            // MappingKeyboard (1): the keycodes' symbols changed.
+            if core(event, as: xcb_mapping_notify_event_t.self).request == 1 { readKeyboardMap() }
         case CoreEvent.clientMessage:
             clientMessage(core(event, as: xcb_client_message_event_t.self))
         case CoreEvent.buttonPress, CoreEvent.buttonRelease:
@@ -362,7 +375,7 @@ extension X11Shell {
     ) {
         let level = modifiers & ModifierBits.shift != 0 ? 1 : 0
         let column = Int32(min(group, 1) * 2 + level)
-        let sym = keySymbols.map { UInt(xcb_key_symbols_get_keysym($0, keycode, column)) } ?? 0
+        let sym = keyboardMap.map { UInt($0.keysym(keycode: Int(keycode), column: Int(column))) } ?? 0
         if options.simulateModifier.matches(keysym: sym) {
             translator.modifierHeld = pressed
             translator.hover = pointer

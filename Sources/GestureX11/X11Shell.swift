@@ -112,7 +112,7 @@ public final class X11Shell {
     let x: XConnection
     let xid: xcb_window_t
     @exclusivity(unchecked) var presenter: Presenter!
-    var keySymbols: OpaquePointer?
+    var keyboardMap: KeyboardMap?
     @exclusivity(unchecked) var xiOpcode: UInt8 = 0
     @exclusivity(unchecked) var touchSelected = false
     /// XI 2.1 scroll valuators by slave device (X11Shell+Scroll.swift).
@@ -203,7 +203,7 @@ public final class X11Shell {
         if options.fullscreen || options.kiosk { placement = try currentPlacement(strict: true) }
         createWindow()
         presenter = Presenter(connection: x, window: xid, depth: x.rootDepth, allowSHM: options.useSHM)
-        keySymbols = xcb_key_symbols_alloc(x.raw)
+        readKeyboardMap()
         let refresh = refreshRate()
         pacer = FramePacer(
             connection: x, window: xid, interval: 1 / (refresh ?? options.maximumFrameRate),
@@ -340,7 +340,6 @@ public final class X11Shell {
         wake = nil
         presenter.close()
         suspendScreenSaver(false)
-        if let k = keySymbols { xcb_key_symbols_free(k) }
         if !windowDestroyed { xcb_destroy_window(x.raw, xid) }
         // A server that stopped processing requests may have stopped reading too: a flush could
         // wait for it forever. Closing the connection frees everything of ours on the server.

@@ -311,4 +311,26 @@ struct XReplyDecoderTests {
         #expect(guarded(queryDeviceReply(infos: 3)) { XReplyDecoder.scrollValuators($0) }.count == 1)
         #expect(guarded(monitorsReply(count: 3)) { XReplyDecoder.monitors($0) }.count == 2)
     }
+
+    @Test(
+        "The keyboard mapping: columns by the core rules (a letter's upper case derived), a short reply has no symbols past its end"
+    )
+    func keyboardMap() {
+        // keycodes 8, 9, 10 with 4 columns: a A _ _ | b _ _ _ | Return _ _ _
+        let syms: [UInt32] = [0x61, 0x41, 0, 0, 0x62, 0, 0, 0, 0xff0d, 0, 0, 0]
+        var extra = ReplyBuilder()
+        for s in syms { extra.u32(s) }
+        let reply = ReplyBuilder.reply(data: 4, body: { _ in }, extra: extra.bytes)
+        let map = guarded(reply) { KeyboardMap(reply: $0, minKeycode: 8, maxKeycode: 255) }
+        #expect(map?.keysym(keycode: 8, column: 1) == 0x41)
+        #expect(map?.keysym(keycode: 9, column: 0) == 0x62)
+        #expect(map?.keysym(keycode: 9, column: 1) == 0x42, "the upper case of b, derived")
+        #expect(map?.keysym(keycode: 9, column: 2) == 0x62, "group 2 falls back to group 1")
+        #expect(map?.keysym(keycode: 10, column: 1) == 0, "Return has no shifted symbol")
+        // Keycodes past what the reply holds (the set-up says up to 255): none, no read.
+        #expect(map?.keysym(keycode: 200, column: 0) == 0)
+        #expect(map?.keysym(keycode: 7, column: 0) == 0)
+        let empty = ReplyBuilder.reply(data: 0, body: { _ in }, extra: extra.bytes)
+        #expect(guarded(empty) { KeyboardMap(reply: $0, minKeycode: 8, maxKeycode: 255) } == nil)
+    }
 }
