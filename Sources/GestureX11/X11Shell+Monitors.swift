@@ -118,7 +118,27 @@ extension X11Shell {
             }
             return Monitor(
                 name: name, x: Int(m.x), y: Int(m.y), width: Int(m.width), height: Int(m.height),
-                primary: m.primary != 0)
+                primary: m.primary != 0, widthMM: Int(m.width_in_millimeters), heightMM: Int(m.height_in_millimeters))
+        }
+    }
+
+    /// The HiDPI scale and why (``ScaleChoice``): `--scale`, `Xft.dpi` (the root window's
+    /// RESOURCE_MANAGER), `GDK_SCALE` / `QT_SCALE_FACTOR`, then the physical size of the monitor
+    /// the window goes on (`--monitor`'s, else the primary, else the first).
+    static func chooseScale(_ x: XConnection, option: Double?, monitor choice: MonitorChoice?) -> ScaleChoice {
+        // RESOURCE_MANAGER and STRING (predefined atoms): Xft.dpi, as Xlib's XResourceManagerString.
+        let (resourceManagerAtom, stringAtom): (xcb_atom_t, xcb_atom_t) = (23, 31)
+        var dpi: Double?
+        if option == nil, let rm = x.property(x.root, resourceManagerAtom, type: stringAtom, maxBytes: 1 << 16) {
+            dpi = xftDPI(fromXResources: String(decoding: rm, as: UTF8.self))
+        }
+        var environment: [String: String] = [:]
+        for key in ["GDK_SCALE", "QT_SCALE_FACTOR"] {
+            if let v = getenv(key) { environment[key] = String(cString: v) }
+        }
+        return ScaleChoice.choose(option: option, xftDPI: dpi, environment: environment) {
+            guard let monitors = queryMonitors(x), !monitors.isEmpty else { return nil }
+            return (choice ?? .primary).pick(from: monitors)?.monitor ?? monitors.first
         }
     }
 
