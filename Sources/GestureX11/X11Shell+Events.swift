@@ -21,6 +21,8 @@ extension X11Shell {
         static let leaveNotify: UInt8 = 8
         static let focusOut: UInt8 = 10
         static let expose: UInt8 = 12
+        static let visibilityNotify: UInt8 = 15
+        static let propertyNotify: UInt8 = 28
         static let destroyNotify: UInt8 = 17
         static let unmapNotify: UInt8 = 18
         static let mapNotify: UInt8 = 19
@@ -60,6 +62,7 @@ extension X11Shell {
         }
         applyHeldMotion()
         presenter.checkSync()
+        pollKioskGuardReplies()
         if !holdTouchFrame() { flushFrame() }
         applyPendingResize()
     }
@@ -124,7 +127,7 @@ extension X11Shell {
             let c = core(event, as: xcb_configure_notify_event_t.self)
             if c.window == x.root && c.event == x.root { screenChanged() }
             guard c.window == xid, c.event == xid else { return }
-            pendingPixelSize = (Int(c.width), Int(c.height))
+            pendingPixelSize = drawnSize(width: Int(c.width), height: Int(c.height))
             let sent = event.pointee.response_type & CoreEvent.sendEventBit != 0
             if sent || parentIsRoot { windowMoved(x: Int32(c.x), y: Int32(c.y)) }
         case CoreEvent.reparentNotify:
@@ -136,6 +139,7 @@ extension X11Shell {
             if d.window == xid && d.event == xid { windowDestroyedByOther() }
         case CoreEvent.unmapNotify:
             guard core(event, as: xcb_unmap_notify_event_t.self).event == xid else { return }
+            kioskGuardUnmapped()
             flushFrame()
             translator.cancelAll(into: &scratch)
             addChanges(at: quantize(max(clock.now(), lastFed)))
@@ -149,8 +153,14 @@ extension X11Shell {
             if !hasWindowManager {
                 xcb_set_input_focus(x.raw, UInt8(XCB_INPUT_FOCUS_POINTER_ROOT.rawValue), xid, 0)
             }
+            kioskGuardMapped()
         case CoreEvent.focusOut:
             translator.modifierHeld = false
+            kioskGuardFocusOut(core(event, as: xcb_focus_out_event_t.self))
+        case CoreEvent.propertyNotify:
+            kioskGuardPropertyChanged(core(event, as: xcb_property_notify_event_t.self))
+        case CoreEvent.visibilityNotify:
+            kioskGuardVisibility(core(event, as: xcb_visibility_notify_event_t.self))
         case CoreEvent.mappingNotify:
             if let k = keySymbols {
                 _ = event.withMemoryRebound(to: xcb_mapping_notify_event_t.self, capacity: 1) {

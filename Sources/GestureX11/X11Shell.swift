@@ -168,6 +168,8 @@ public final class X11Shell {
     /// Fullscreen: the monitor (or screen) the window covers (`X11Shell+Monitors.swift`).
     var placement: Placement?
     var mappedOnce = false
+    /// The kiosk under a window manager (X11Shell+KioskGuard.swift).
+    var kioskGuard = KioskGuardState()
     var randrEventBase: UInt8 = 0
     var saverSuspended = false
     var saverResetAt: Double?
@@ -333,7 +335,9 @@ public final class X11Shell {
         suspendScreenSaver(false)
         if let k = keySymbols { xcb_key_symbols_free(k) }
         if !windowDestroyed { xcb_destroy_window(x.raw, xid) }
-        _ = xcb_flush(x.raw)
+        // A server that stopped processing requests may have stopped reading too: a flush could
+        // wait for it forever. Closing the connection frees everything of ours on the server.
+        if !presenter.isStalled { _ = xcb_flush(x.raw) }
         x.close()
     }
 

@@ -7,7 +7,7 @@ import Testing
 #endif
 
 extension XServerTests {
-    /// Shell promises of issue 3 seen end to end (so far only unit-tested): core input without
+    /// Shell promises seen end to end (the unit tests check them without a server): core input without
     /// XInput 2, HiDPI (`--scale` and Xft.dpi), shaking the real window, the kiosk's idle reset,
     /// tour, fullscreen and hidden cursor, and an XI 2.4 touchpad swipe.
     @Suite("gestures run: core input, HiDPI, window shake, kiosk, touchpad swipe")
@@ -16,12 +16,13 @@ extension XServerTests {
 
         @Test("--core-input: core events only; a click taps, a drag pans the image")
         func coreInput() throws {
-            let session = try AppSession(arguments: ["--core-input"])
+            let session = try AppSession(arguments: ["--core-input", "--input-batch-ms", "100"])
             defer { session.close() }
             let app = session.app
             let ready = try app.log.waitFor("ready line") { $0.type == "ready" }.line
             #expect(ready.number("xinput") == 0, "\(ready)")
-            // Nothing can end a batch of dead motion early without XInput 2: one frame at most.
+            // Nothing can end a batch of dead motion early without XInput 2: a batch asked for is
+            // cut to one frame at most.
             #expect(ready.number("batchMs") == 17, "\(ready)")
             let tap = try app.region("tap")
             app.click(at: tap.center + (-tap.width * 0.2, 0))
@@ -316,7 +317,7 @@ private func moveWindow(_ session: AppSession, _ app: GesturesApp, xs: [Int32], 
     }
 }
 
-/// The final line shows the image untransformed at its layout rect (DESIGN §4.2: the matrix
+/// The final line shows the image untransformed at its layout rect (docs/DESIGN.md §4.2: the matrix
 /// maps image-local points to window points).
 private func expectImageAtLayoutRect(_ final: LogLine, _ rect: LayoutRect) throws {
     let image = try #require(final.object["image"] as? [String: Any], "\(final)")
