@@ -9,8 +9,16 @@ public struct Monitor: Equatable, Sendable {
     public var height: Int
     /// Whether it is the primary monitor (`xrandr --output … --primary`, or `*` in `--setmonitor`).
     public var primary: Bool
+    /// The physical size RandR reports, millimetres (0 when unknown: Xinerama, Xwayland, many
+    /// virtual outputs).
+    public var widthMM: Int = 0
+    public var heightMM: Int = 0
 
-    public init(name: String, x: Int, y: Int, width: Int, height: Int, primary: Bool) {
+    public init(
+        name: String, x: Int, y: Int, width: Int, height: Int, primary: Bool, widthMM: Int = 0, heightMM: Int = 0
+    ) {
+        self.widthMM = widthMM
+        self.heightMM = heightMM
         self.name = name
         self.x = x
         self.y = y
@@ -30,7 +38,9 @@ public struct Monitor: Equatable, Sendable {
         let x1 = min(rootWidth, x + width)
         let y1 = min(rootHeight, y + height)
         guard x1 > x0, y1 > y0 else { return nil }
-        return Monitor(name: name, x: x0, y: y0, width: x1 - x0, height: y1 - y0, primary: primary)
+        return Monitor(
+            name: name, x: x0, y: y0, width: x1 - x0, height: y1 - y0, primary: primary, widthMM: widthMM,
+            heightMM: heightMM)
     }
 }
 

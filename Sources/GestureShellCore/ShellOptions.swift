@@ -118,14 +118,17 @@ public struct ShellReady: Sendable {
 /// The HiDPI scale (pixels per point) from an X resource database string: `Xft.dpi` / 96,
 /// or nil when the string has no usable `Xft.dpi`. (GTK and Qt read the same resource.)
 public func scaleFromXResources(_ resources: String) -> Double? {
+    xftDPI(fromXResources: resources).map { min(max($0 / 96, 0.5), 8) }
+}
+
+/// The `Xft.dpi` value of an X resource database string, or nil when it has no usable one.
+public func xftDPI(fromXResources resources: String) -> Double? {
     for line in resources.split(whereSeparator: { $0 == "\n" }) {
         let parts = line.split(separator: ":", maxSplits: 1)
         guard parts.count == 2 else { continue }
         let key = parts[0].trimmingSpaces
         guard key == "Xft.dpi" else { continue }
-        if let dpi = Double(parts[1].trimmingSpaces), dpi.isFinite, dpi > 0 {
-            return min(max(dpi / 96, 0.5), 8)
-        }
+        if let dpi = Double(parts[1].trimmingSpaces), dpi.isFinite, dpi > 0 { return dpi }
     }
     return nil
 }

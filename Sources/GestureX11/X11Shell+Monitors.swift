@@ -104,7 +104,29 @@ extension X11Shell {
             {
                 name = String(decoding: bytes, as: UTF8.self)
             }
-            return Monitor(name: name, x: m.x, y: m.y, width: m.width, height: m.height, primary: m.primary)
+            return Monitor(
+                name: name, x: m.x, y: m.y, width: m.width, height: m.height, primary: m.primary, widthMM: m.widthMM,
+                heightMM: m.heightMM)
+        }
+    }
+
+    /// The HiDPI scale and why (``ScaleChoice``): `--scale`, `Xft.dpi` (the root window's
+    /// RESOURCE_MANAGER), `GDK_SCALE` / `QT_SCALE_FACTOR`, then the physical size of the monitor
+    /// the window goes on (`--monitor`'s, else the primary, else the first).
+    static func chooseScale(_ x: XConnection, option: Double?, monitor choice: MonitorChoice?) -> ScaleChoice {
+        // RESOURCE_MANAGER and STRING (predefined atoms): Xft.dpi, as Xlib's XResourceManagerString.
+        let (resourceManagerAtom, stringAtom): (xcb_atom_t, xcb_atom_t) = (23, 31)
+        var dpi: Double?
+        if option == nil, let rm = x.property(x.root, resourceManagerAtom, type: stringAtom, maxBytes: 1 << 16) {
+            dpi = xftDPI(fromXResources: String(decoding: rm, as: UTF8.self))
+        }
+        var environment: [String: String] = [:]
+        for key in ["GDK_SCALE", "QT_SCALE_FACTOR"] {
+            if let v = getenv(key) { environment[key] = String(cString: v) }
+        }
+        return ScaleChoice.choose(option: option, xftDPI: dpi, environment: environment) {
+            guard let monitors = queryMonitors(x), !monitors.isEmpty else { return nil }
+            return (choice ?? .primary).pick(from: monitors)?.monitor ?? monitors.first
         }
     }
 

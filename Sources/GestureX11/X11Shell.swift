@@ -82,6 +82,8 @@ public final class X11Shell {
     public let clock: MonotonicClock
     /// Pixels per point.
     public let scale: Double
+    /// The scale and why it was chosen (``ScaleChoice``).
+    public let scaleChoice: ScaleChoice
     /// The X window id.
     public internal(set) var window: UInt = 0
     /// The window's size in points.
@@ -185,17 +187,8 @@ public final class X11Shell {
         }
         xid = x.newID()
         x.intern(Self.atomNames)
-        // RESOURCE_MANAGER and STRING (predefined atoms): Xft.dpi, as Xlib's XResourceManagerString.
-        let (resourceManagerAtom, stringAtom): (xcb_atom_t, xcb_atom_t) = (23, 31)
-        if let s = options.scale, s.isFinite, s > 0 {
-            scale = s
-        } else if let rm = x.property(x.root, resourceManagerAtom, type: stringAtom, maxBytes: 1 << 16),
-            let s = scaleFromXResources(String(decoding: rm, as: UTF8.self))
-        {
-            scale = s
-        } else {
-            scale = 1
-        }
+        scaleChoice = Self.chooseScale(x, option: options.scale, monitor: options.monitor)
+        scale = scaleChoice.scale
         translator = InputTranslator(simulateModifier: options.simulateModifier) { _ in .zero }
         translator.mirrorCenter = { [unowned self] p in self.scene?.mirrorCenter(for: p) ?? p }
         scratch.reserveCapacity(8)

@@ -201,6 +201,9 @@ enum XReplyDecoder {
         var y: Int
         var width: Int
         var height: Int
+        /// The physical size, millimetres (RandR; 0 for a Xinerama screen).
+        var widthMM = 0
+        var heightMM = 0
     }
 
     /// RRGetMonitors: `nMonitors` (offset 12) MonitorInfos from 32, each 24 bytes and `nOutput`
@@ -219,7 +222,8 @@ enum XReplyDecoder {
             else { break }
             monitors.append(
                 Monitor(
-                    name: name, primary: primary != 0, x: Int(x), y: Int(y), width: Int(width), height: Int(height)))
+                    name: name, primary: primary != 0, x: Int(x), y: Int(y), width: Int(width), height: Int(height),
+                    widthMM: Int(r.u32(offset + 16) ?? 0), heightMM: Int(r.u32(offset + 20) ?? 0)))
             offset += 24 + Int(outputs) * 4
         }
         return monitors

@@ -1,5 +1,4 @@
 import CCairo
-import CTurboJPEG
 import GestureKit
 import GestureTrace
 
@@ -12,12 +11,29 @@ import GestureTrace
 /// The format is told by the file's first bytes, not its name. PNG is decoded by Cairo (libpng),
 /// JPEG by libjpeg-turbo's TurboJPEG into an opaque surface. Anything else — another format, a
 /// text file, a directory, a PNG or JPEG cut short or damaged — is refused with one line that
-/// names the file and says a PNG or JPEG was expected. Deviations from `UIImage`: no other formats,
-/// and a JPEG's EXIF orientation is not applied (the pixels are shown as stored).
+/// names the file and says a PNG or JPEG was expected. A JPEG's EXIF orientation is applied, CMYK
+/// and YCCK JPEGs are shown, and a JPEG is decoded at the size it is drawn (``JPEGPicture``).
+/// Deviation from `UIImage`: no other formats.
 public final class DemoImage: @unchecked Sendable {
-    /// The `cairo_surface_t *` holding the pixels.
-    public let surface: OpaquePointer
-    /// The size in pixels.
+    /// The `cairo_surface_t *` holding the pixels at full size. A JPEG is decoded at full size
+    /// only when this is asked for (the window draws from ``pixels(forScale:load:)``, which
+    /// decodes it at the size shown).
+    public var surface: OpaquePointer {
+        if let own { return own }
+        if let scaled, scaled.denominator == 1 { return scaled.surface }
+        // The stream decoded once already (at 1/8, when loaded), so it decodes again; if memory
+        // fails, the smaller pixels are better than none.
+        guard let jpeg, let s = try? jpeg.decode(denominator: 1, path: path) else { return scaled!.surface }
+        own = s
+        return s
+    }
+    /// The own pixels at full size: a PNG's, or a JPEG's once ``surface`` was asked for.
+    private var own: OpaquePointer?
+    /// A JPEG, kept in memory to be decoded at the size it is shown.
+    private let jpeg: JPEGPicture?
+    /// The JPEG decoded at 1/`denominator` of its size: one at a time.
+    private var scaled: (denominator: Int, surface: OpaquePointer)?
+    /// The size in pixels (a JPEG's as shown, after its EXIF orientation).
     public let size: Size
     /// Where it was loaded from.
     public let path: String
@@ -34,13 +50,38 @@ public final class DemoImage: @unchecked Sendable {
 
     /// Loads `path`, a PNG or JPEG file (at most 256 MiB, a regular file); throws one line
     /// otherwise. `renditions` are not read now (see ``pixels(forScale:load:)``).
-    public convenience init(path: String, renditions: [(factor: Double, path: String)] = []) throws(DemoImageError) {
-        self.init(surface: try Self.decode(path), path: path, renditions: renditions)
+    ///
+    /// A JPEG is decoded once now at 1/8 of its size (which reads and checks the whole stream, so
+    /// a damaged one is refused here) and later at the size it is drawn.
+    public init(path: String, renditions: [(factor: Double, path: String)] = []) throws(DemoImageError) {
+        self.renditions = renditions.sorted { $0.factor < $1.factor }
+        self.path = path
+        let bytes: [UInt8]
+        do {
+            bytes = try TraceReader.readFile(path)
+        } catch {
+            throw DemoImageError(path: path, reason: error.message + "; expected a PNG or JPEG image")
+        }
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+            let s = try Self.decodePNG(bytes, path: path)
+            own = s
+            jpeg = nil
+            size = Size(
+                width: Double(cairo_image_surface_get_width(s)), height: Double(cairo_image_surface_get_height(s)))
+        } else if bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
+            let picture = try JPEGPicture(bytes: bytes, path: path)
+            scaled = (8, try picture.decode(denominator: 8, path: path))
+            jpeg = picture
+            size = Size(width: Double(picture.size.width), height: Double(picture.size.height))
+        } else {
+            throw DemoImageError(path: path, reason: "expected a PNG or JPEG image; this file is neither")
+        }
     }
 
     private init(surface s: OpaquePointer, path: String, renditions: [(factor: Double, path: String)]) {
         self.renditions = renditions.sorted { $0.factor < $1.factor }
-        surface = s
+        own = s
+        jpeg = nil
         size = Size(
             width: Double(cairo_image_surface_get_width(s)),
             height: Double(cairo_image_surface_get_height(s)))
@@ -100,28 +141,24 @@ public final class DemoImage: @unchecked Sendable {
         return s
     }
 
-    /// A PNG or JPEG file, told by its first bytes, as a Cairo image surface.
-    private static func decode(_ path: String) throws(DemoImageError) -> OpaquePointer {
-        let bytes: [UInt8]
-        do {
-            bytes = try TraceReader.readFile(path)
-        } catch {
-            throw DemoImageError(path: path, reason: error.message + "; expected a PNG or JPEG image")
-        }
-        let s: OpaquePointer
-        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
-            s = try Self.decodePNG(bytes, path: path)
-        } else if bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
-            s = try Self.decodeJPEG(bytes, path: path)
-        } else {
-            throw DemoImageError(path: path, reason: "expected a PNG or JPEG image; this file is neither")
-        }
-        return s
+    deinit {
+        if let own { cairo_surface_destroy(own) }
+        if let scaled { cairo_surface_destroy(scaled.surface) }
     }
 
-    deinit {
-        cairo_surface_destroy(surface)
+    /// Where the picture's visible pixels are, as fractions of ``size`` (0…1 from the top left):
+    /// the box of its mostly opaque pixels (alpha ≥ ½) and an anchor, the mostly opaque pixel
+    /// nearest to their centroid (the heart of the picture, not its transparent margin). Nil
+    /// when the picture has no alpha channel (a JPEG), or has no mostly opaque pixel: then all
+    /// of its box counts. Worked out from the own pixels on first use. Main actor only.
+    @MainActor public var visibleRegion: VisibleRegion? {
+        if let computedRegion { return computedRegion }
+        guard jpeg == nil else { return nil }
+        let region = VisibleRegion(surface: own ?? surface)
+        computedRegion = .some(region)
+        return region
     }
+    private var computedRegion: VisibleRegion??
 
     /// How far past its own pixels a picture is enlarged before a larger rendition is used.
     public static let renditionThreshold = 1.25
@@ -137,7 +174,25 @@ public final class DemoImage: @unchecked Sendable {
     /// rendition already in use, or the own pixels, are drawn. A rendition that cannot be loaded
     /// is not tried again. Main actor only, like all drawing (it changes the rendition in use).
     @MainActor
+    ///
+    /// A JPEG has no renditions: it is decoded again at the smallest of 1/8, 1/4, 1/2 or its
+    /// full size that has at least `scale` device pixels per pixel of its full size
+    /// (``JPEGPicture/denominator(forScale:)``), when `load` is true; until then the decode
+    /// already made is drawn.
     public func pixels(forScale scale: Double, load: Bool) -> (surface: OpaquePointer, width: Int, height: Int) {
+        if let jpeg {
+            let wanted = JPEGPicture.denominator(forScale: scale)
+            if load, scaled?.denominator != wanted {
+                if wanted == 1, let own {
+                    return (own, Int(size.width), Int(size.height))
+                } else if let s = try? jpeg.decode(denominator: wanted, path: path) {
+                    if let scaled { cairo_surface_destroy(scaled.surface) }
+                    scaled = (wanted, s)
+                }
+            }
+            let s = scaled!.surface
+            return (s, Int(cairo_image_surface_get_width(s)), Int(cairo_image_surface_get_height(s)))
+        }
         let own = (surface, Int(size.width), Int(size.height))
         guard scale > Self.renditionThreshold else {
             current = nil
@@ -198,59 +253,11 @@ public final class DemoImage: @unchecked Sendable {
     }
 
     /// Refuses a picture over ``maximumPixels`` or 32767 pixels a side before it is decoded.
-    private static func checkSize(width: Int, height: Int, format: String, path: String) throws(DemoImageError) {
+    static func checkSize(width: Int, height: Int, format: String, path: String) throws(DemoImageError) {
         guard width > 32767 || height > 32767 || width * height > maximumPixels else { return }
         throw DemoImageError(
             path: path,
             reason: "the \(format) is \(width)×\(height) pixels; expected at most 32767 a side and 100 megapixels")
-    }
-
-    /// A JPEG, decoded by TurboJPEG straight into an opaque Cairo surface (BGRX in memory).
-    private static func decodeJPEG(_ bytes: [UInt8], path: String) throws(DemoImageError) -> OpaquePointer {
-        guard let tj = tjInitDecompress() else {
-            throw DemoImageError(path: path, reason: "cannot start the JPEG decoder")
-        }
-        defer { tjDestroy(tj) }
-        func failure(_ what: String) -> DemoImageError {
-            let detail = String(cString: tjGetErrorStr2(tj))
-            return DemoImageError(path: path, reason: "\(what) (\(detail)); expected a whole PNG or JPEG image")
-        }
-        var width: Int32 = 0
-        var height: Int32 = 0
-        var subsampling: Int32 = 0
-        var colorspace: Int32 = 0
-        let header = bytes.withUnsafeBufferPointer {
-            tjDecompressHeader3(tj, $0.baseAddress, UInt(bytes.count), &width, &height, &subsampling, &colorspace)
-        }
-        guard header == 0 else { throw failure("the JPEG header is damaged") }
-        guard width > 0, height > 0 else {
-            throw DemoImageError(
-                path: path, reason: "the JPEG is cut short (its header has no size); expected a whole PNG or JPEG image"
-            )
-        }
-        try checkSize(width: Int(width), height: Int(height), format: "JPEG", path: path)
-        guard let s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height),
-            cairo_surface_status(s) == CAIRO_STATUS_SUCCESS
-        else { throw DemoImageError(path: path, reason: "out of memory for a \(width)×\(height) picture") }
-        cairo_surface_flush(s)
-        let stride = cairo_image_surface_get_stride(s)
-        let pixelFormat = UInt32(1).littleEndian == 1 ? TJPF_BGRX : TJPF_XRGB
-        let status = bytes.withUnsafeBufferPointer {
-            tjDecompress2(
-                tj, $0.baseAddress, UInt(bytes.count), cairo_image_surface_get_data(s), width, stride, height,
-                Int32(pixelFormat.rawValue), 0)
-        }
-        // Warnings (a damaged but decodable stream) are accepted, except a file cut short: its
-        // missing part would show as grey.
-        if status != 0 {
-            let message = String(cString: tjGetErrorStr2(tj))
-            if tjGetErrorCode(tj) != Int32(TJERR_WARNING.rawValue) || message.contains("Premature end") {
-                cairo_surface_destroy(s)
-                throw failure(message.contains("Premature end") ? "the JPEG is cut short" : "the JPEG is damaged")
-            }
-        }
-        cairo_surface_mark_dirty(s)
-        return s
     }
 }
 
@@ -260,4 +267,55 @@ public struct DemoImageError: Error, CustomStringConvertible, Sendable {
     public let path: String
     public let reason: String
     public var description: String { "\(path): \(reason)" }
+}
+
+/// The visible part of a picture with transparent margins, in fractions of its size.
+public struct VisibleRegion: Equatable, Sendable {
+    /// The box of the mostly opaque pixels.
+    public var box: Rect
+    /// A mostly opaque pixel's centre near the middle of them.
+    public var anchor: Point
+
+    public init(box: Rect, anchor: Point) {
+        self.box = box
+        self.anchor = anchor
+    }
+
+    /// From an ARGB32 Cairo surface: pixels with alpha ≥ 128. Nil for another format or none.
+    init?(surface s: OpaquePointer) {
+        guard cairo_image_surface_get_format(s) == CAIRO_FORMAT_ARGB32, let data = cairo_image_surface_get_data(s)
+        else { return nil }
+        cairo_surface_flush(s)
+        let (w, h) = (Int(cairo_image_surface_get_width(s)), Int(cairo_image_surface_get_height(s)))
+        let stride = Int(cairo_image_surface_get_stride(s))
+        func opaque(_ x: Int, _ y: Int) -> Bool {
+            UnsafeRawPointer(data + y * stride + x * 4).load(as: UInt32.self) >> 24 >= 128
+        }
+        var (minX, minY, maxX, maxY) = (w, h, -1, -1)
+        var (sumX, sumY, count) = (0.0, 0.0, 0.0)
+        for y in 0..<h {
+            for x in 0..<w where opaque(x, y) {
+                (minX, maxX, minY, maxY) = (min(minX, x), max(maxX, x), min(minY, y), max(maxY, y))
+                sumX += Double(x)
+                sumY += Double(y)
+                count += 1
+            }
+        }
+        guard count > 0, w > 0, h > 0 else { return nil }
+        var (ax, ay) = (Int((sumX / count).rounded()), Int((sumY / count).rounded()))
+        if !opaque(ax, ay) {
+            var best = Int.max
+            for y in minY...maxY {
+                for x in minX...maxX where opaque(x, y) {
+                    let d = (x - ax) * (x - ax) + (y - ay) * (y - ay)
+                    if d < best { (best, ax, ay) = (d, x, y) }
+                }
+            }
+        }
+        let (fw, fh) = (Double(w), Double(h))
+        box = Rect(
+            x: Double(minX) / fw, y: Double(minY) / fh, width: Double(maxX + 1 - minX) / fw,
+            height: Double(maxY + 1 - minY) / fh)
+        anchor = Point(x: (Double(ax) + 0.5) / fw, y: (Double(ay) + 0.5) / fh)
+    }
 }

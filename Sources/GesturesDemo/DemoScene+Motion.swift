@@ -11,8 +11,9 @@ import GestureTrace
 ///   takes the flower across exactly that range, and a tenth is still a visible stamp on a 4K
 ///   screen. Keys stop at the limits; a pinch past them stretches with
 ///   ``ScrollPhysics/rubberBandScale(_:minimum:maximum:)`` and springs back when it ends.
-/// - The centre is kept in ``CenterBounds``: at least a quarter of an upright picture stays in
-///   the window. Every change (gesture, key, resize, animation) is held there, without a rubber
+/// - The centre is kept in ``CenterBounds``: at least a quarter of the box of an upright
+///   picture's visible pixels stays in the window, and a picture with transparent margins keeps
+///   its opaque heart at least 22 pt inside it, at any scale and angle. Every change (gesture, key, resize, animation) is held there, without a rubber
 ///   band: the picture simply stops at the edge.
 /// - A fling (the image pan ending at ≥ ``momentumStartSpeed``) carries on with
 ///   ``ScrollPhysics/normalDecelerationRate`` until it is slower than ``momentumStopSpeed`` or
@@ -68,8 +69,14 @@ extension DemoScene {
     /// Holds the picture's centre inside ``CenterBounds``.
     func keepImageInWindow() {
         let pose = ImagePose(of: imageView)
-        let c = CenterBounds(half: pose.halfExtent, window: layout.size).clamp(pose.center)
+        let c = centerBounds(for: pose).clamp(pose.center)
         if c.isFinite && c != pose.center { imageView.center = c }
+    }
+
+    /// Where the centre of the picture in `pose` may be (``CenterBounds``: its visible pixels
+    /// stay in view).
+    func centerBounds(for pose: ImagePose) -> CenterBounds {
+        CenterBounds(pose: pose, visible: image?.visibleRegion, window: layout.size)
     }
 
     // MARK: Undo
@@ -129,7 +136,7 @@ extension DemoScene {
         releaseVelocity = .zero
         guard v.length >= Self.momentumStartSpeed, v.dx.isFinite, v.dy.isFinite else { return }
         let pose = ImagePose(of: imageView)
-        let bounds = CenterBounds(half: pose.halfExtent, window: layout.size)
+        let bounds = centerBounds(for: pose)
         startAnimation(ImageAnimation(momentum: v, from: pose, bounds: bounds, at: now))
     }
 
@@ -146,7 +153,7 @@ extension DemoScene {
             to = from
             to.bounds = Size(width: from.bounds.width * target / s, height: from.bounds.height * target / s)
         }
-        to.center = CenterBounds(half: to.halfExtent, window: layout.size).clamp(to.center)
+        to.center = centerBounds(for: to).clamp(to.center)
         startAnimation(
             ImageAnimation(.bounce, from: from, to: to, at: dispatcher.now, duration: Self.bounceDuration))
         return true

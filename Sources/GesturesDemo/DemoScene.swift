@@ -219,7 +219,7 @@ public final class DemoScene: ShellScene {
         swipeView = View(frame: layout.swipe, name: "swipe")
         pinchView = View(frame: layout.pinch, name: "pinch")
         rotateView = View(frame: layout.rotate, name: "rotate")
-        imageView = View(frame: layout.image, name: "image")
+        imageView = PictureView(frame: layout.image, name: "image")
         // The image goes behind the regions: grown or moved over them, it never blocks them.
         for v in [imageView, labelView, tapView, swipeView, pinchView, rotateView] { root.addSubview(v) }
         dispatcher = TouchDispatcher(root: root)

@@ -55,14 +55,31 @@ struct ImagePose: Equatable {
     }
 }
 
-/// The range the picture's centre may take in a window of `size` so that it is never lost:
-/// along each axis its box overlaps the window by at least half the smaller of the two extents.
-/// An upright picture smaller than the window thus keeps at least a quarter of its area in view
-/// (its centre stays in the window); one larger than the window covers at least half the
-/// window's width and height. (A turned picture: a quarter of its box.)
+/// The range the picture's centre may take in a window of `size` so that it is never lost.
+///
+/// Two rules, each a range per axis; the centre must satisfy both (where they cannot both hold,
+/// the second wins):
+/// 1. The box of the picture's *visible* pixels (``VisibleRegion/box``; its whole box for a
+///    picture without transparency) overlaps the window by at least half the smaller of the
+///    two extents along each axis. An upright picture smaller than the window thus keeps at
+///    least a quarter of that box in view; one larger covers at least half the window's width
+///    and height.
+/// 2. For a picture with transparent margins, the box can still show only transparent corners
+///    (the flower's box at 10×): its anchor (``VisibleRegion/anchor``, a mostly opaque pixel at
+///    its heart) stays at least ``anchorMargin`` window points inside the window, so some of its
+///    pixels always show, at any scale and angle.
 struct CenterBounds {
     var minX: Double, maxX: Double, minY: Double, maxY: Double
 
+    /// How far inside the window a picture's anchor stays (window points; at most half the
+    /// window): half of a 44-pt touch target, so a finger can still land on it.
+    static let anchorMargin = 22.0
+
+    private init(minX: Double, maxX: Double, minY: Double, maxY: Double) {
+        (self.minX, self.maxX, self.minY, self.maxY) = (minX, maxX, minY, maxY)
+    }
+
+    /// Rule 1 for a box of half extent `half` centred on the picture's centre.
     init(half: Vector, window: Size) {
         let mx = min(2 * half.dx, window.width) / 2
         let my = min(2 * half.dy, window.height) / 2
@@ -70,6 +87,43 @@ struct CenterBounds {
         maxX = window.width - mx + half.dx
         minY = my - half.dy
         maxY = window.height - my + half.dy
+    }
+
+    /// Both rules for `pose`, whose visible pixels are `visible` (nil: all of its box).
+    init(pose: ImagePose, visible: VisibleRegion?, window: Size) {
+        guard let visible else {
+            self.init(half: pose.halfExtent, window: window)
+            return
+        }
+        let t = pose.transform
+        let b = pose.bounds
+        // A point of the picture (fractions of its size) relative to its centre, window points.
+        func offset(_ p: Point) -> Vector {
+            let x = (p.x - 0.5) * b.width
+            let y = (p.y - 0.5) * b.height
+            return Vector(dx: t.a * x + t.c * y, dy: t.b * x + t.d * y)
+        }
+        let box = visible.box
+        let corners = [
+            Point(x: box.minX, y: box.minY), Point(x: box.maxX, y: box.minY),
+            Point(x: box.minX, y: box.maxY), Point(x: box.maxX, y: box.maxY),
+        ].map(offset)
+        let (lowX, highX) = (corners.map(\.dx).min()!, corners.map(\.dx).max()!)
+        let (lowY, highY) = (corners.map(\.dy).min()!, corners.map(\.dy).max()!)
+        let boxRule = CenterBounds(half: Vector(dx: (highX - lowX) / 2, dy: (highY - lowY) / 2), window: window)
+        let (shiftX, shiftY) = ((highX + lowX) / 2, (highY + lowY) / 2)
+        let a = offset(visible.anchor)
+        let mx = min(Self.anchorMargin, window.width / 2)
+        let my = min(Self.anchorMargin, window.height / 2)
+        let x = Self.both(boxRule.minX - shiftX, boxRule.maxX - shiftX, mx - a.dx, window.width - mx - a.dx)
+        let y = Self.both(boxRule.minY - shiftY, boxRule.maxY - shiftY, my - a.dy, window.height - my - a.dy)
+        self.init(minX: x.0, maxX: x.1, minY: y.0, maxY: y.1)
+    }
+
+    /// The range [lo1, hi1] ∩ [lo2, hi2], or [lo2, hi2] where they do not meet.
+    private static func both(_ lo1: Double, _ hi1: Double, _ lo2: Double, _ hi2: Double) -> (Double, Double) {
+        let (lo, hi) = (max(lo1, lo2), min(hi1, hi2))
+        return lo <= hi ? (lo, hi) : (lo2, hi2)
     }
 
     func clamp(_ p: Point) -> Point {
@@ -169,5 +223,25 @@ struct ImageAnimation {
             bounds: Size(
                 width: from.bounds.width + (to.bounds.width - from.bounds.width) * e,
                 height: from.bounds.height + (to.bounds.height - from.bounds.height) * e))
+    }
+}
+
+/// The picture's view. A picture pinched small stays within reach of two fingers: touches land
+/// on it anywhere in its bounds and, however small it is drawn, anywhere within a square of
+/// ``minimumTouchSize`` window points about its centre (UIKit apps enlarge tiny targets to
+/// 44 pt; a pinch needs two such fingertips side by side). Views in front of it (the regions)
+/// still take their own touches first.
+@MainActor
+final class PictureView: View {
+    /// The side of the square that takes touches about the picture's centre, window points.
+    static let minimumTouchSize = 88.0
+
+    override func point(inside point: Point) -> Bool {
+        if bounds.contains(point) { return true }
+        let scale = transform.scale
+        guard scale.isFinite, scale > 0, point.isFinite else { return false }
+        let half = Self.minimumTouchSize / 2 / scale
+        let c = bounds.center
+        return abs(point.x - c.x) <= half && abs(point.y - c.y) <= half
     }
 }

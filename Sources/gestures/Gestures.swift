@@ -19,7 +19,9 @@ struct Gestures: ParsableCommand {
             Without a subcommand, `gestures` runs the demo window (`gestures run`).
             """ + "\n" + exitStatusLine,
         version: version,
-        subcommands: [RunCommand.self, ReplayCommand.self, LayoutCommand.self, MonitorsCommand.self],
+        subcommands: [
+            RunCommand.self, ReplayCommand.self, LayoutCommand.self, MonitorsCommand.self, DoctorCommand.self,
+        ],
         defaultSubcommand: RunCommand.self)
 
     /// The version `gestures --version` prints (and the man page's footer): the one place it is

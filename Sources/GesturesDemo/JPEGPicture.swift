@@ -1,0 +1,298 @@
+import CCairo
+import CTurboJPEG
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A JPEG file held in memory and decoded by libjpeg-turbo's TurboJPEG at the size it is shown.
+///
+/// - **Scaled decoding**: libjpeg-turbo scales by 1/2, 1/4 and 1/8 while decoding (its reduced
+///   inverse DCTs), so a picture shown small never costs a full-size decode nor its memory. The
+///   denominator is the largest of 8, 4, 2, 1 whose decoded size is still at least the drawn size
+///   in device pixels (``denominator(forScale:)``); a picture pinched larger is decoded again,
+///   larger (like the bundled flower's @2x/@4x renditions).
+/// - **EXIF orientation** (tag 0x0112 of the APP1 `Exif` IFD0, all eight values) is applied after
+///   decoding: libjpeg-turbo does not. ``size`` is the size as shown (width and height swapped
+///   for orientations 5–8). A missing, damaged or out-of-range tag means 1 (as stored).
+/// - **CMYK and YCCK** JPEGs are decoded to CMYK and converted to RGB with the naive
+///   R = (1 − C)(1 − K) rule (no colour management). With an Adobe APP14 marker (Photoshop, and
+///   libjpeg itself, write one with every CMYK JPEG) the stored values are inverted, as Photoshop
+///   writes them; without one they are taken as stored.
+/// - **Scan limit**: a JPEG of more than ``maximumScans`` scans is refused before it is decoded
+///   (and TurboJPEG's `TJFLAG_LIMITSCANS` stops at 500): a few kilobytes can hold 100 000 scans,
+///   each of which makes the decoder walk the whole picture again, which froze the app for
+///   minutes.
+struct JPEGPicture: Sendable {
+    let bytes: [UInt8]
+    /// The size as stored in the file, before orientation.
+    let storedWidth: Int
+    let storedHeight: Int
+    let colorspace: Int32
+    /// EXIF orientation, 1...8.
+    let orientation: Int
+    /// An Adobe APP14 marker is present (CMYK values are stored inverted).
+    let adobe: Bool
+
+    /// The size as shown, after orientation.
+    var size: (width: Int, height: Int) {
+        orientation >= 5 ? (storedHeight, storedWidth) : (storedWidth, storedHeight)
+    }
+
+    /// The decoding denominators libjpeg-turbo offers that are used here, largest first.
+    static let denominators = [8, 4, 2, 1]
+
+    /// The largest denominator (smallest decode) whose pixels are at least `scale` device pixels
+    /// per picture pixel of the full size: `scale` ≤ 1/8 → 8, ≤ 1/4 → 4, ≤ 1/2 → 2, else 1.
+    static func denominator(forScale scale: Double) -> Int {
+        denominators.first { 1 / Double($0) >= scale - 1e-9 } ?? 1
+    }
+
+    /// Reads the header, orientation and markers; throws one line when the header is damaged or
+    /// the picture too large.
+    init(bytes: [UInt8], path: String) throws(DemoImageError) {
+        guard let tj = tjInitDecompress() else {
+            throw DemoImageError(path: path, reason: "cannot start the JPEG decoder")
+        }
+        defer { tjDestroy(tj) }
+        var width: Int32 = 0
+        var height: Int32 = 0
+        var subsampling: Int32 = 0
+        var colorspace: Int32 = 0
+        let header = bytes.withUnsafeBufferPointer {
+            tjDecompressHeader3(tj, $0.baseAddress, UInt(bytes.count), &width, &height, &subsampling, &colorspace)
+        }
+        guard header == 0 else {
+            let detail = String(cString: tjGetErrorStr2(tj))
+            throw DemoImageError(
+                path: path, reason: "the JPEG header is damaged (\(detail)); expected a whole PNG or JPEG image")
+        }
+        guard width > 0, height > 0 else {
+            throw DemoImageError(
+                path: path, reason: "the JPEG is cut short (its header has no size); expected a whole PNG or JPEG image"
+            )
+        }
+        try DemoImage.checkSize(width: Int(width), height: Int(height), format: "JPEG", path: path)
+        self.bytes = bytes
+        storedWidth = Int(width)
+        storedHeight = Int(height)
+        self.colorspace = colorspace
+        let markers = Self.markers(bytes)
+        guard markers.scans <= Self.maximumScans else {
+            throw DemoImageError(
+                path: path,
+                reason:
+                    "the JPEG has \(markers.scans) scans, more than \(Self.maximumScans) (each would decode the whole picture again); expected an ordinary PNG or JPEG image"
+            )
+        }
+        orientation = markers.orientation
+        adobe = markers.adobe
+    }
+
+    var isCMYK: Bool { colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue) }
+
+    /// The picture decoded at 1/`denominator` of its size and oriented, as an opaque Cairo surface.
+    func decode(denominator: Int, path: String) throws(DemoImageError) -> OpaquePointer {
+        guard let tj = tjInitDecompress() else {
+            throw DemoImageError(path: path, reason: "cannot start the JPEG decoder")
+        }
+        defer { tjDestroy(tj) }
+        // TJSCALED: the size rounded up.
+        let width = (storedWidth + denominator - 1) / denominator
+        let height = (storedHeight + denominator - 1) / denominator
+        guard let s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(width), Int32(height)),
+            cairo_surface_status(s) == CAIRO_STATUS_SUCCESS
+        else { throw DemoImageError(path: path, reason: "out of memory for a \(width)×\(height) picture") }
+        cairo_surface_flush(s)
+        let stride = Int(cairo_image_surface_get_stride(s))
+        let data = cairo_image_surface_get_data(s)!
+        let flags = Int32(TJFLAG_LIMITSCANS)
+        let status: Int32
+        if isCMYK {
+            // Decoded to CMYK beside the surface, then converted in place of it.
+            var cmyk = [UInt8](repeating: 0, count: width * height * 4)
+            status = bytes.withUnsafeBufferPointer { source in
+                cmyk.withUnsafeMutableBufferPointer {
+                    tjDecompress2(
+                        tj, source.baseAddress, UInt(bytes.count), $0.baseAddress, Int32(width), Int32(width * 4),
+                        Int32(height), Int32(TJPF_CMYK.rawValue), flags)
+                }
+            }
+            if status == 0 || tjGetErrorCode(tj) == Int32(TJERR_WARNING.rawValue) {
+                Self.convertCMYK(cmyk, width: width, height: height, inverted: adobe, into: data, stride: stride)
+            }
+        } else {
+            let pixelFormat = UInt32(1).littleEndian == 1 ? TJPF_BGRX : TJPF_XRGB
+            status = bytes.withUnsafeBufferPointer {
+                tjDecompress2(
+                    tj, $0.baseAddress, UInt(bytes.count), data, Int32(width), Int32(stride), Int32(height),
+                    Int32(pixelFormat.rawValue), flags)
+            }
+        }
+        // Warnings (a damaged but decodable stream) are accepted, except a file cut short: its
+        // missing part would show as grey.
+        if status != 0 {
+            let message = String(cString: tjGetErrorStr2(tj))
+            if tjGetErrorCode(tj) != Int32(TJERR_WARNING.rawValue) || message.contains("Premature end") {
+                cairo_surface_destroy(s)
+                let what =
+                    message.contains("Premature end")
+                    ? "the JPEG is cut short"
+                    : message.contains("scans") ? "the JPEG has too many scans (more than 500)" : "the JPEG is damaged"
+                throw DemoImageError(path: path, reason: "\(what) (\(message)); expected a whole PNG or JPEG image")
+            }
+        }
+        cairo_surface_mark_dirty(s)
+        guard orientation != 1 else { return s }
+        defer { cairo_surface_destroy(s) }
+        return try Self.orient(s, width: width, height: height, orientation: orientation, path: path)
+    }
+
+    /// CMYK (4 bytes a pixel) to Cairo's RGB24: R = (1 − C)(1 − K); inverted values hold 1 − C.
+    static func convertCMYK(
+        _ cmyk: [UInt8], width: Int, height: Int, inverted: Bool, into data: UnsafeMutablePointer<UInt8>,
+        stride: Int
+    ) {
+        cmyk.withUnsafeBufferPointer { src in
+            for y in 0..<height {
+                let row = UnsafeMutableRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
+                var i = y * width * 4
+                for x in 0..<width {
+                    var c = UInt32(src[i])
+                    var m = UInt32(src[i + 1])
+                    var yy = UInt32(src[i + 2])
+                    var k = UInt32(src[i + 3])
+                    if !inverted { (c, m, yy, k) = (255 - c, 255 - m, 255 - yy, 255 - k) }
+                    let r = (c * k + 127) / 255
+                    let g = (m * k + 127) / 255
+                    let b = (yy * k + 127) / 255
+                    row[x] = 0xFF00_0000 | r << 16 | g << 8 | b
+                    i += 4
+                }
+            }
+        }
+    }
+
+    /// `s` (`width`×`height`, as stored) turned per EXIF `orientation` into a new surface.
+    static func orient(
+        _ s: OpaquePointer, width: Int, height: Int, orientation: Int, path: String
+    ) throws(DemoImageError) -> OpaquePointer {
+        let (w, h) = (Double(width), Double(height))
+        // Stored pixel (x, y) → shown (xx·x + xy·y + x0, yx·x + yy·y + y0).
+        let m: cairo_matrix_t =
+            switch orientation {
+            case 2: cairo_matrix_t(xx: -1, yx: 0, xy: 0, yy: 1, x0: w, y0: 0)
+            case 3: cairo_matrix_t(xx: -1, yx: 0, xy: 0, yy: -1, x0: w, y0: h)
+            case 4: cairo_matrix_t(xx: 1, yx: 0, xy: 0, yy: -1, x0: 0, y0: h)
+            case 5: cairo_matrix_t(xx: 0, yx: 1, xy: 1, yy: 0, x0: 0, y0: 0)
+            case 6: cairo_matrix_t(xx: 0, yx: 1, xy: -1, yy: 0, x0: h, y0: 0)
+            case 7: cairo_matrix_t(xx: 0, yx: -1, xy: -1, yy: 0, x0: h, y0: w)
+            case 8: cairo_matrix_t(xx: 0, yx: -1, xy: 1, yy: 0, x0: 0, y0: w)
+            default: cairo_matrix_t(xx: 1, yx: 0, xy: 0, yy: 1, x0: 0, y0: 0)
+            }
+        let (ow, oh) = orientation >= 5 ? (height, width) : (width, height)
+        guard let out = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(ow), Int32(oh)),
+            cairo_surface_status(out) == CAIRO_STATUS_SUCCESS, let cr = cairo_create(out)
+        else { throw DemoImageError(path: path, reason: "out of memory for a \(ow)×\(oh) picture") }
+        var matrix = m
+        cairo_transform(cr, &matrix)
+        cairo_set_source_surface(cr, s, 0, 0)
+        cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_NEAREST)
+        cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
+        cairo_paint(cr)
+        cairo_destroy(cr)
+        cairo_surface_flush(out)
+        return out
+    }
+
+    /// The most scans a JPEG may have. A progressive JPEG from libjpeg, Photoshop or a camera
+    /// has 6 to 12, and jpegtran's scan scripts allow 100; each scan makes the decoder walk the
+    /// whole picture again, so 500 scans (TurboJPEG's own `TJFLAG_LIMITSCANS`, kept as a second
+    /// guard) of a 12-megapixel picture still take seconds. Counted before decoding.
+    static let maximumScans = 100
+
+    /// The EXIF orientation (1 when absent or unreadable), whether an Adobe APP14 marker is
+    /// present, and how many scans the file has (SOS markers, entropy-coded data skipped; an
+    /// EXIF thumbnail's markers lie inside APP1 and are not counted). Every offset is checked
+    /// against the bytes: a damaged marker ends the walk, never reads past.
+    static func markers(_ b: [UInt8]) -> (orientation: Int, adobe: Bool, scans: Int) {
+        var orientation = 1
+        var adobe = false
+        var scans = 0
+        var i = 2
+        b.withUnsafeBufferPointer { buffer in
+            let base = buffer.baseAddress!
+            while i + 4 <= b.count, b[i] == 0xFF {
+                let marker = b[i + 1]
+                if marker == 0xFF || (0xD0...0xD7).contains(marker) || marker == 0x01 {  // fill, RSTn, TEM
+                    i += marker == 0xFF ? 1 : 2
+                    continue
+                }
+                if marker == 0xD9 { break }  // EOI
+                let length = Int(b[i + 2]) << 8 | Int(b[i + 3])
+                guard length >= 2, i + 2 + length <= b.count else { break }
+                let body = (i + 4)..<(i + 2 + length)
+                if marker == 0xE1, orientation == 1, body.count >= 6,
+                    b[body.lowerBound..<body.lowerBound + 6].elementsEqual([0x45, 0x78, 0x69, 0x66, 0, 0])
+                {
+                    orientation = exifOrientation(b[(body.lowerBound + 6)..<body.upperBound]) ?? 1
+                } else if marker == 0xEE, body.count >= 5,
+                    b[body.lowerBound..<body.lowerBound + 5].elementsEqual("Adobe".utf8)
+                {
+                    adobe = true
+                }
+                i += 2 + length
+                guard marker == 0xDA else { continue }
+                // Entropy-coded data: up to the next 0xFF that is not a stuffed 0xFF00 or RSTn.
+                scans += 1
+                while i < b.count {
+                    guard let p = memchr(base + i, 0xFF, b.count - i) else {
+                        i = b.count
+                        break
+                    }
+                    i = base.distance(to: p.assumingMemoryBound(to: UInt8.self))
+                    guard i + 1 < b.count else { break }
+                    let next = b[i + 1]
+                    if next == 0x00 || (0xD0...0xD7).contains(next) || next == 0xFF {
+                        i += next == 0xFF ? 1 : 2
+                    } else {
+                        break
+                    }
+                }
+            }
+        }
+        return (orientation, adobe, scans)
+    }
+
+    /// Tag 0x0112 of IFD0 of a TIFF structure (the APP1 body after `Exif\0\0`), 1...8 or nil.
+    static func exifOrientation(_ tiff: ArraySlice<UInt8>) -> Int? {
+        let t = Array(tiff)
+        guard t.count >= 8 else { return nil }
+        let little: Bool
+        switch (t[0], t[1]) {
+        case (0x49, 0x49): little = true
+        case (0x4D, 0x4D): little = false
+        default: return nil
+        }
+        func u16(_ at: Int) -> Int? {
+            guard at >= 0, at + 2 <= t.count else { return nil }
+            return little ? Int(t[at]) | Int(t[at + 1]) << 8 : Int(t[at]) << 8 | Int(t[at + 1])
+        }
+        func u32(_ at: Int) -> Int? {
+            guard let a = u16(at), let b = u16(at + 2) else { return nil }
+            return little ? a | b << 16 : a << 16 | b
+        }
+        guard u16(2) == 42, let ifd = u32(4), let count = u16(ifd) else { return nil }
+        for entry in 0..<count {
+            let at = ifd + 2 + entry * 12
+            guard let tag = u16(at) else { return nil }
+            guard tag == 0x0112 else { continue }
+            // Type SHORT (3), count 1: the value in the first two bytes of the value field.
+            guard u16(at + 2) == 3, u32(at + 4) == 1, let value = u16(at + 8), (1...8).contains(value) else {
+                return nil
+            }
+            return value
+        }
+        return nil
+    }
+}
