@@ -143,10 +143,23 @@ public final class KioskDirector: ShellScene {
     public func perform(_ command: KeyCommand, at time: Double) { scene.perform(command, at: time) }
     public func resetAfterIdle(at time: Double) { scene.resetAfterIdle(at: time) }
     public func mirrorCenter(for point: Point) -> Point { scene.mirrorCenter(for: point) }
-    public var needsDisplay: Bool { scene.needsDisplay }
+    public var needsDisplay: Bool { scene.needsDisplay || padChanged }
+    /// The tour shows its fingers (drawn as `--show-touches` draws touches): visitors see how
+    /// the gestures are made.
     public func draw(into cairo: OpaquePointer, overlay: [Point], showTouches: Bool) {
-        scene.draw(into: cairo, overlay: overlay, showTouches: showTouches)
+        scene.draw(into: cairo, overlay: overlay, showTouches: showTouches || isTouring)
+        if let pad { DemoRenderer.drawPinPad(pad, size: size, into: cairo) }
+        padChanged = false
     }
-    public var damage: [Rect]? { scene.damage }
+    /// The whole window while the PIN pad is up or was just taken down.
+    public var damage: [Rect]? { pad != nil || padChanged ? nil : scene.damage }
+    /// The admin exit's PIN pad, drawn over the scene while it is up.
+    public private(set) var pad: PinPad?
+    private var padChanged = false
+    public func showPinPad(_ pad: PinPad?) {
+        guard pad != self.pad else { return }
+        self.pad = pad
+        padChanged = true
+    }
     public var hasLiveGestures: Bool { isTouring || scene.hasLiveGestures }
 }
