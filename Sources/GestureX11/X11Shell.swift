@@ -162,6 +162,7 @@ public final class X11Shell {
     var admin: AdminExit?
     var corners: CornerPress?
     var cornerTaps: CornerTaps?
+    var keyRepeats = KeyRepeatFilter()
     /// Touches that began on the PIN pad (they never reach the scene).
     var padTouches: Set<Int> = []
 

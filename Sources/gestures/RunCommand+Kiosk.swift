@@ -135,8 +135,10 @@ final class KioskRuntime {
             shell.redrawAll()
             logEvent("reload", at: now)
         } catch {
-            writeAll(2, "gestures: reload: \(error.message); the kiosk keeps its settings\n")
-            logEvent("reloadFailed", at: now) { $0.add("reason", error.message) }
+            // The message quotes paths and file contents: escaped and cut (MessageText).
+            let reason = MessageText.line(error.message)
+            writeAll(2, "gestures: reload: \(reason); the kiosk keeps its settings\n")
+            logEvent("reloadFailed", at: now) { $0.add("reason", reason) }
         }
     }
 

@@ -182,6 +182,21 @@ struct KioskUnitTests {
         #expect(corners.enumerated().map { tap($1, at: 40 + Double($0)) } == [false, false, false, true])
     }
 
+    @Test("Auto-repeat: flagged, a press of a key already down, or a core release-press pair at one time; not a new press")
+    func keyRepeats() {
+        var f = KeyRepeatFilter()
+        func r(_ code: UInt8, _ pressed: Bool, _ time: UInt32, _ flagged: Bool = false) -> Bool {
+            f.isRepeat(keycode: code, pressed: pressed, time: time, flagged: flagged)
+        }
+        let seen = [
+            r(38, true, 100), r(38, true, 130), r(38, true, 160, true), r(38, false, 190), r(38, true, 190),
+            r(38, false, 220), r(38, true, 400), r(39, true, 401),
+        ]
+        // First press; down again without a release; flagged; release; the core release-press
+        // pair at one time; release; pressed again later (a visitor); another key.
+        #expect(seen == [false, true, true, false, true, false, false, false])
+    }
+
     @Test("Corner press: opposite corners held for the hold fire once; a finger leaving its corner or lifting does not")
     func cornerPress() {
         var c = CornerPress(hold: 5)
