@@ -80,13 +80,13 @@ let package = Package(
             dependencies: ["GesturesDemo", "GestureTrace", "GestureKit", "GestureX11", "CCairo"]),
         .testTarget(
             name: "GestureX11Tests",
-            dependencies: ["GestureX11", "GesturesDemo", "GestureKit", "CX11"]),
+            dependencies: ["GestureX11", "GesturesDemo", "GestureKit", "CX11", "CXCB"]),
     ],
     swiftLanguageModes: [.v6]
 )
 
 // Benchmarks (ordo-one/package-benchmark), built only on request so that the test build stays
-// lean: `GESTURES_BENCHMARKS=1 swift package benchmark` (see README).
+// lean: `GESTURES_BENCHMARKS=1 swift package benchmark` (see docs/performance.md).
 if Context.environment["GESTURES_BENCHMARKS"] != nil {
     package.dependencies.append(
         .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.0", traits: ["MallocInterposer"]))
