@@ -48,7 +48,8 @@ public struct PinPad: Equatable, Sendable {
 
     public static func layout(in size: Size) -> Layout {
         // The panel is 3.8 keys wide and 7.6 high: it fits a window however small.
-        let key = min(110, max(44, 0.12 * min(size.width, size.height)), 0.95 * size.height / 7.6, 0.95 * size.width / 3.8)
+        let key = min(
+            110, max(44, 0.12 * min(size.width, size.height)), 0.95 * size.height / 7.6, 0.95 * size.width / 3.8)
         let gap = key * 0.2
         let width = 3 * key + 4 * gap
         let height = 6 * key + 8 * gap  // field, 4 rows of keys, cancel

@@ -187,7 +187,8 @@ final class KioskRuntime {
             return inhibitor
         } catch {
             let setting = Self.blankingSetting()
-            let missing = "MIT-SCREEN-SAVER 1.1 suspend, org.freedesktop.ScreenSaver.Inhibit, org.gnome.SessionManager.Inhibit"
+            let missing =
+                "MIT-SCREEN-SAVER 1.1 suspend, org.freedesktop.ScreenSaver.Inhibit, org.gnome.SessionManager.Inhibit"
             writeAll(
                 2,
                 MessageText.line(

@@ -126,7 +126,8 @@ struct RunCommand: ParsableCommand {
 
     @Option(
         name: .long,
-        help: ArgumentHelp("Kiosk: seconds between tries while the --log-events file cannot be written.", visibility: .hidden))
+        help: ArgumentHelp(
+            "Kiosk: seconds between tries while the --log-events file cannot be written.", visibility: .hidden))
     var logRetrySeconds = 10.0
 
     @Option(name: .long, help: ArgumentHelp("Kiosk: seconds without input before the picture resets.", valueName: "S"))

@@ -41,7 +41,9 @@ extension XServerTests {
             }
         }
 
-        @Test("Four corners clicked in order: the pad is drawn (OK key green where the layout puts it); the PIN clicked on it exits 0")
+        @Test(
+            "Four corners clicked in order: the pad is drawn (OK key green where the layout puts it); the PIN clicked on it exits 0"
+        )
         func rightPIN() throws {
             let (session, _) = try session(pin: "2468")
             defer { session.close() }

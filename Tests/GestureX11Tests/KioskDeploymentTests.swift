@@ -213,7 +213,8 @@ extension XServerTests {
             _ = try app.log.waitFor("PIN asked") { $0.string("event") == "adminPin" }
             typeKeys(app, [0x31, 0x31, 0x31, 0x31, 0xFF0D])
             let refused = try app.log.waitFor("PIN refused") { $0.string("event") == "adminRefused" }
-            #expect(refused.line.string("reason") == "wrongPin" && refused.line.number("misses") == 1, "\(refused.line)")
+            #expect(
+                refused.line.string("reason") == "wrongPin" && refused.line.number("misses") == 1, "\(refused.line)")
             pause(0.3)
             #expect(app.process.isRunning)
             holdChord(app, seconds: 0.8)

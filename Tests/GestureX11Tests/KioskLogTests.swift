@@ -79,7 +79,9 @@ extension XServerTests {
             // The tour plays (its gesture lines are dropped); the kiosk keeps running.
             pause(4)
             #expect(app.isRunning, "the kiosk ended on a full disk: \(readText(stderrPath))")
-            let complaints = readText(stderrPath).split(separator: "\n").filter { $0.contains("runs on without its log") }
+            let complaints = readText(stderrPath).split(separator: "\n").filter {
+                $0.contains("runs on without its log")
+            }
             #expect(complaints.count == 1, "stderr: \(readText(stderrPath))")
             // Space again: the next line after the retry interval writes the count, then the lines.
             unlink(filler)
@@ -92,13 +94,16 @@ extension XServerTests {
             let text = readText(path)
             #expect(text.hasSuffix("\n"))
             for line in text.split(separator: "\n") {
-                #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "not whole: \(line.prefix(80))")
+                #expect(
+                    (try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "not whole: \(line.prefix(80))")
             }
             app.signal(SIGTERM)
             #expect(app.wait(timeout: 5) == 143)
         }
 
-        @Test("A log folder it cannot write at start (read-only mount): the kiosk starts anyway, says so once, and logs once it can")
+        @Test(
+            "A log folder it cannot write at start (read-only mount): the kiosk starts anyway, says so once, and logs once it can"
+        )
         func unwritableAtStart() throws {
             try #require(getuid() == 0 || !isCI, "mounting a tmpfs needs root (CI runs as root)")
             guard getuid() == 0 else { return }
@@ -121,12 +126,15 @@ extension XServerTests {
             #expect(mapped != nil, "no kiosk window: \(readText(stderrPath))")
             pause(1)
             #expect(app.isRunning, "status \(String(describing: app.reap())): \(readText(stderrPath))")
-            let complaints = readText(stderrPath).split(separator: "\n").filter { $0.contains("runs on without its log") }
+            let complaints = readText(stderrPath).split(separator: "\n").filter {
+                $0.contains("runs on without its log")
+            }
             #expect(complaints.count == 1, "stderr: \(readText(stderrPath))")
             try run("/bin/mount", ["-o", "remount,rw", mountPoint])
             let log = EventLog(path: path)
             let dropped = try log.waitFor("logDropped line", timeout: 10) { $0.string("event") == "logDropped" }
-            #expect((dropped.line.number("lines") ?? 0) > 0, "the start line and the layout were counted: \(dropped.line)")
+            #expect(
+                (dropped.line.number("lines") ?? 0) > 0, "the start line and the layout were counted: \(dropped.line)")
             app.signal(SIGTERM)
             #expect(app.wait(timeout: 5) == 143)
         }

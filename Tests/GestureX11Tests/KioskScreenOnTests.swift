@@ -36,7 +36,8 @@ extension XServerTests {
                     guard let s = standin.state(), s.inhibits == run + 1 else { return nil }
                     return s.lastInhibit
                 }
-                let at = try #require(inhibited, "run \(run): no Inhibit; stderr: \(tail(directory.file("stderr-\(run).txt")))")
+                let at = try #require(
+                    inhibited, "run \(run): no Inhibit; stderr: \(tail(directory.file("stderr-\(run).txt")))")
                 slowest = max(slowest, at - started)
                 if run == 0 {
                     // The log says which service holds the screen on, and how long the round trip took.
@@ -46,11 +47,13 @@ extension XServerTests {
                     #expect((on.line.number("ms") ?? 9999) < 1000, "\(on.line)")
                 }
                 app.signal(SIGTERM)
-                #expect(app.wait(timeout: 10) == 143, "run \(run): stderr: \(tail(directory.file("stderr-\(run).txt")))")
+                #expect(
+                    app.wait(timeout: 10) == 143, "run \(run): stderr: \(tail(directory.file("stderr-\(run).txt")))")
                 let released = poll(timeout: 5, interval: 0.005) { () -> Bool? in
                     standin.state()?.uninhibits == run + 1 ? true : nil
                 }
-                #expect(released == true, "run \(run): no UnInhibit after SIGTERM: \(String(describing: standin.state()))")
+                #expect(
+                    released == true, "run \(run): no UnInhibit after SIGTERM: \(String(describing: standin.state()))")
             }
             let end = try #require(standin.state())
             #expect(end.inhibits == runs && end.uninhibits == runs && end.active == 0 && end.unknown == 0, "\(end)")
@@ -58,7 +61,9 @@ extension XServerTests {
             print("idle inhibit: \(runs) starts, slowest Inhibit \(Int(slowest * 1000)) ms after spawn")
         }
 
-        @Test("No ScreenSaver service on the bus: one stderr line and a log line name the missing control; the kiosk runs on")
+        @Test(
+            "No ScreenSaver service on the bus: one stderr line and a log line name the missing control; the kiosk runs on"
+        )
         func noService() throws {
             let bus = try PrivateSessionBus()
             defer { bus.stop() }
@@ -95,7 +100,9 @@ final class PrivateSessionBus {
             let l = readText(out).split(separator: "\n").map(String.init)
             return l.count >= 2 ? l : nil
         }
-        guard let lines, let pid = pid_t(lines[1]) else { throw XTestError("dbus-daemon did not start: \(readText(out))") }
+        guard let lines, let pid = pid_t(lines[1]) else {
+            throw XTestError("dbus-daemon did not start: \(readText(out))")
+        }
         address = lines[0]
         self.pid = pid
     }
@@ -110,7 +117,9 @@ final class ScreenSaverStandIn {
     struct State: CustomStringConvertible {
         var inhibits = 0, uninhibits = 0, active = 0, unknown = 0
         var lastInhibit = 0.0
-        var description: String { "inhibits \(inhibits), uninhibits \(uninhibits), active \(active), unknown \(unknown)" }
+        var description: String {
+            "inhibits \(inhibits), uninhibits \(uninhibits), active \(active), unknown \(unknown)"
+        }
     }
     let process: ChildProcess
     let statePath: String

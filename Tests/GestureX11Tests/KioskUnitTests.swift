@@ -122,7 +122,8 @@ struct KioskUnitTests {
         #expect(a.gestureCompleted(at: t) == .lockedOut(remaining: 1))
         t = 30
         #expect(guess("0003") == .pinRejected(misses: 4, lockedFor: 60))
-        #expect((3...12).map { AdminExit.lockout(afterMisses: $0) } == [30, 60, 120, 240, 480, 960, 1920, 3600, 3600, 3600])
+        #expect(
+            (3...12).map { AdminExit.lockout(afterMisses: $0) } == [30, 60, 120, 240, 480, 960, 1920, 3600, 3600, 3600])
         // 10 000 guesses, each made the moment the lockout ends: about 416 days.
         let total = (1...10_000).reduce(0.0) { $0 + AdminExit.lockout(afterMisses: $1) }
         #expect(abs(total / 86_400 - 416.3) < 0.1, "\(total / 86_400) days")
@@ -156,7 +157,9 @@ struct KioskUnitTests {
         #expect(a.advance(to: 33) == .pinCancelled, "the pad times out after 30 s")
     }
 
-    @Test("Corner taps (one pointer): top-left, top-right, bottom-right, bottom-left within 3 s each; out of order or slow, nothing")
+    @Test(
+        "Corner taps (one pointer): top-left, top-right, bottom-right, bottom-left within 3 s each; out of order or slow, nothing"
+    )
     func cornerTaps() {
         var c = CornerTaps()
         let size = Size(width: 1000, height: 600)
@@ -165,8 +168,11 @@ struct KioskUnitTests {
         func tap(_ p: (Double, Double), at t: Double) -> Bool {
             id += 1
             let loc = Point(x: p.0, y: p.1)
-            let down = c.handle(TouchFrame(timestamp: t, changes: [TouchChange(id: id, phase: .began, location: loc)]), size: size)
-            _ = c.handle(TouchFrame(timestamp: t + 0.1, changes: [TouchChange(id: id, phase: .ended, location: loc)]), size: size)
+            let down = c.handle(
+                TouchFrame(timestamp: t, changes: [TouchChange(id: id, phase: .began, location: loc)]), size: size)
+            _ = c.handle(
+                TouchFrame(timestamp: t + 0.1, changes: [TouchChange(id: id, phase: .ended, location: loc)]), size: size
+            )
             return down
         }
         #expect(corners.enumerated().map { tap($1, at: Double($0)) } == [false, false, false, true])
@@ -177,12 +183,15 @@ struct KioskUnitTests {
         #expect(tap(corners[2], at: 24.5) == false && tap(corners[3], at: 25) == false)
         // A press in the middle starts it over.
         #expect(tap(corners[0], at: 30) == false && tap((500, 300), at: 30.5) == false)
-        #expect(tap(corners[1], at: 31) == false && tap(corners[2], at: 31.5) == false && tap(corners[3], at: 32) == false)
+        #expect(
+            tap(corners[1], at: 31) == false && tap(corners[2], at: 31.5) == false && tap(corners[3], at: 32) == false)
         // Again, in order.
         #expect(corners.enumerated().map { tap($1, at: 40 + Double($0)) } == [false, false, false, true])
     }
 
-    @Test("Auto-repeat: flagged, a press of a key already down, or a core release-press pair at one time; not a new press")
+    @Test(
+        "Auto-repeat: flagged, a press of a key already down, or a core release-press pair at one time; not a new press"
+    )
     func keyRepeats() {
         var f = KeyRepeatFilter()
         func r(_ code: UInt8, _ pressed: Bool, _ time: UInt32, _ flagged: Bool = false) -> Bool {

@@ -32,7 +32,8 @@ extension XServerTests {
             }
         }
 
-        @Test("The tour's fingers are drawn (as --show-touches draws them) at the tour's touch point, and gone after it")
+        @Test(
+            "The tour's fingers are drawn (as --show-touches draws them) at the tour's touch point, and gone after it")
         func tourShowsFingers() throws {
             let directory = try TemporaryDirectory()
             // A tour of one finger held 3 s in the empty bottom-left of a 1280x800 window.
@@ -69,7 +70,9 @@ extension XServerTests {
             #expect(gone == true, "the finger stayed drawn after the tour")
         }
 
-        @Test("Messages escape what they quote: a reload error naming a path with terminal escapes, and gestures monitors' server-chosen names")
+        @Test(
+            "Messages escape what they quote: a reload error naming a path with terminal escapes, and gestures monitors' server-chosen names"
+        )
         func messagesEscape() throws {
             let directory = try TemporaryDirectory()
             let config = directory.file("kiosk.conf")
@@ -81,7 +84,8 @@ extension XServerTests {
             app.process.signal(SIGHUP)
             _ = try app.log.waitFor("reloadFailed") { $0.string("event") == "reloadFailed" }
             let err = app.stderr
-            #expect(!err.contains("\u{1B}") && !err.contains("\u{07}"), "raw escapes on stderr: \(err.debugDescription)")
+            #expect(
+                !err.contains("\u{1B}") && !err.contains("\u{07}"), "raw escapes on stderr: \(err.debugDescription)")
             #expect(err.contains(#"evil\u{1B}]0;pwned\u{7}.png"#), "stderr: \(err)")
             // A monitor whose name a client chose (xrandr --setmonitor): listed escaped.
             let name = "evil\u{1B}]0;pwned\u{07}"

@@ -28,7 +28,8 @@ struct KioskConfigFileTests {
 
     @Test("CRLF and CR line ends, a UTF-8 BOM, trailing comments, tabs")
     func lineEndsBOMComments() throws {
-        let c = try parse("\u{FEFF}# kiosk\r\nreset-after = 30\r\ntour-after\t=\t45   # seconds\rimage = a.png # the picture\r\n")
+        let c = try parse(
+            "\u{FEFF}# kiosk\r\nreset-after = 30\r\ntour-after\t=\t45   # seconds\rimage = a.png # the picture\r\n")
         #expect(c.resetAfter == 30 && c.tourAfter == 45)
         #expect(c.image == "/etc/gestures/a.png")
     }
@@ -42,7 +43,9 @@ struct KioskConfigFileTests {
 
     @Test("Relative paths resolve against the file's folder, not the working directory")
     func relativePaths() throws {
-        #expect(try parse("image = pic.png\ntour = t/tour.jsonl", path: "/srv/kiosk/kiosk.conf").image == "/srv/kiosk/pic.png")
+        #expect(
+            try parse("image = pic.png\ntour = t/tour.jsonl", path: "/srv/kiosk/kiosk.conf").image
+                == "/srv/kiosk/pic.png")
         #expect(try parse("tour = t/tour.jsonl", path: "/srv/kiosk/kiosk.conf").tour == "/srv/kiosk/t/tour.jsonl")
         #expect(try parse("image = pic.png", path: "kiosk.conf").image == "./pic.png")
         #expect(try parse("image = pic.png", path: "/kiosk.conf").image == "/pic.png")
@@ -62,7 +65,9 @@ struct KioskConfigFileTests {
             _ = try parse("\n\u{1B}]0;x", path: "k.conf")
             Issue.record("a line without = parsed")
         } catch let error as KioskConfigFileError {
-            #expect(error.description == #"k.conf:2: expected key = value (image, reset-after, tour-after, tour), got "\u{1B}]0;x""#)
+            #expect(
+                error.description
+                    == #"k.conf:2: expected key = value (image, reset-after, tour-after, tour), got "\u{1B}]0;x""#)
         }
     }
 }
