@@ -59,7 +59,7 @@ public struct KeyChord: Equatable, Sendable, CustomStringConvertible {
     static func folded(_ sym: UInt) -> UInt { (0x41...0x5A).contains(sym) ? sym + 0x20 : sym }
 }
 
-/// A bad kiosk setting (`--admin-chord`, `--admin-pin`, the `--kiosk-config` file): one line.
+/// A bad kiosk setting (`--admin-chord`, the admin PIN, the `--kiosk-config` file): one line.
 public struct KioskConfigError: Error, CustomStringConvertible, Sendable {
     public let description: String
     public init(_ description: String) { self.description = description }
