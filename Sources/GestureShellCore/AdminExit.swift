@@ -59,31 +59,55 @@ public struct KeyChord: Equatable, Sendable, CustomStringConvertible {
     static func folded(_ sym: UInt) -> UInt { (0x41...0x5A).contains(sym) ? sym + 0x20 : sym }
 }
 
-/// A bad kiosk setting (`--admin-chord`, `--admin-pin`, the `--kiosk-config` file): one line.
+/// A bad kiosk setting (`--admin-chord`, the admin PIN, the `--kiosk-config` file): one line.
 public struct KioskConfigError: Error, CustomStringConvertible, Sendable {
     public let description: String
     public init(_ description: String) { self.description = description }
 }
 
 /// The kiosk's admin exit (UIKit has none: iOS Guided Access's triple-click plus passcode is the
-/// model): the chord held down for ``hold`` seconds, then — with a PIN — the PIN typed on the
-/// keyboard and Enter within ``pinTimeout`` seconds. A wrong PIN, Escape or the timeout goes back
-/// to the kiosk. Auto-repeat presses of the held key do not restart the hold; releasing the key
-/// or a modifier, or any other key, cancels it. While the PIN is asked for, keys go nowhere else.
+/// model). The admin gesture — the chord held down for ``hold`` seconds, two fingers held in
+/// opposite corners (``CornerPress``) or the four corners tapped in order (``CornerTaps``) —
+/// opens the PIN pad; the PIN typed (keyboard digits and Enter, or the on-screen ``PinPad``)
+/// within ``pinTimeout`` seconds exits with status 0.
+///
+/// Safe by default: **without a PIN the kiosk cannot be exited** — the gesture is only logged
+/// (``Outcome/noPIN``); the administrator stops the unit (`systemctl --user stop`, status 143)
+/// or sets a PIN (`--admin-pin-file`, `GESTURES_ADMIN_PIN`).
+///
+/// Wrong PINs back off (``lockout(afterMisses:)``): after 3 misses in a row every further miss
+/// locks the pad for 30 s, doubling each time up to an hour; while locked the gesture is refused
+/// (``Outcome/lockedOut(remaining:)``). Worst case for someone guessing a 4-digit PIN: misses
+/// 1–3 free, then 30 + 60 + … + 1920 s (misses 3–9: 63.5 min in all), then 1 h per guess — 10 000
+/// guesses take 9 991 h + 1.06 h of lockouts plus the typing, ≈ 416 days (13.7 months); on
+/// average half of that (≈ 7 months). The count of misses resets only with the right PIN (a
+/// restart resets it too: the kiosk cannot be restarted by the public). Escape, the pad's
+/// timeout or a gesture during entry cancel without counting a miss.
+///
+/// Auto-repeat presses of the held key do not restart the hold; releasing the key or a
+/// modifier, or any other key, cancels it. While the PIN is asked for, keys go nowhere else.
 public struct AdminExit: Sendable {
     public enum Outcome: Equatable, Sendable {
         /// Exit with status 0.
         case exit
-        /// The chord was held: the PIN is asked for.
+        /// The gesture was made: the PIN pad is up.
         case pinRequested
-        /// A wrong PIN, Escape or the timeout.
-        case pinRejected
+        /// A wrong PIN (`misses`: wrong PINs in a row so far; `lockedFor`: the lockout it
+        /// started, seconds, 0 for none).
+        case pinRejected(misses: Int, lockedFor: Double)
+        /// Escape, the pad's cancel or its timeout: the pad is gone, no miss counted.
+        case pinCancelled
+        /// The gesture was made but no PIN is configured: nothing happens but the log line.
+        case noPIN
+        /// The gesture was made during a lockout: refused (`remaining` seconds of it left).
+        case lockedOut(remaining: Double)
     }
 
     public let chord: KeyChord
     public let hold: Double
     public let pin: String?
-    public var pinTimeout = 15.0
+    /// Seconds the PIN pad waits for the PIN (default 30).
+    public var pinTimeout = 30.0
 
     private enum State: Equatable {
         case idle
@@ -91,6 +115,10 @@ public struct AdminExit: Sendable {
         case pin(entered: String, until: Double)
     }
     private var state = State.idle
+    /// Wrong PINs in a row.
+    public private(set) var misses = 0
+    /// The gesture is refused until then (shell seconds).
+    public private(set) var lockedUntil = -Double.infinity
 
     /// `pin`: digits only (4…12), or nil for none; throws one line otherwise.
     public init(chord: KeyChord = .defaultAdmin, hold: Double = 2, pin: String? = nil) throws(KioskConfigError) {
@@ -98,17 +126,31 @@ public struct AdminExit: Sendable {
             throw KioskConfigError("--admin-hold: expected 0…60 seconds, got \(hold)")
         }
         if let pin, !(4...12).contains(pin.count) || !pin.allSatisfy({ $0.isASCII && $0.isNumber }) {
-            throw KioskConfigError("--admin-pin (or GESTURES_ADMIN_PIN): expected 4 to 12 digits")
+            throw KioskConfigError("the admin PIN (--admin-pin-file or GESTURES_ADMIN_PIN): expected 4 to 12 digits")
         }
         self.chord = chord
         self.hold = hold
         self.pin = pin
     }
 
-    /// Whether keys go to the PIN now (the shell passes them nowhere else).
+    /// The lockout, seconds, that the `misses`-th wrong PIN in a row starts: none for the first
+    /// two, 30 s for the third, then doubling up to 3600 s.
+    public static func lockout(afterMisses misses: Int) -> Double {
+        guard misses >= 3 else { return 0 }
+        let doublings = min(misses - 3, 7)  // 30·2^7 = 3840 > 3600
+        return min(3600, 30 * Double(1 << doublings))
+    }
+
+    /// Whether keys and pad presses go to the PIN now (the shell passes them nowhere else).
     public var asksForPIN: Bool {
         if case .pin = state { return true }
         return false
+    }
+
+    /// The digits typed so far while the pad is up (nil: it is not).
+    public var enteredCount: Int? {
+        if case .pin(let entered, _) = state { return entered.count }
+        return nil
     }
 
     /// When ``advance(to:)`` must run next, if anything waits.
@@ -125,18 +167,16 @@ public struct AdminExit: Sendable {
         keysym: UInt, modifiers: UInt32, repeated: Bool, at time: Double
     ) -> (taken: Bool, outcome: Outcome?) {
         switch state {
-        case .pin(let entered, let until):
+        case .pin:
             switch keysym {
             case 0x30...0x39, 0xFFB0...0xFFB9:
-                let digit = Character(Unicode.Scalar(UInt8(0x30 + (keysym & 0xF))))
-                state = .pin(entered: String((entered + String(digit)).suffix(12)), until: until)
-                return (true, nil)
+                return (true, padPressed(.digit(Int(keysym & 0xF)), at: time))
             case 0xFF0D, 0xFF8D:  // Return, KP_Enter
-                state = .idle
-                return (true, entered == pin ? .exit : .pinRejected)
+                return (true, padPressed(.ok, at: time))
+            case 0xFF08:  // BackSpace
+                return (true, padPressed(.erase, at: time))
             case 0xFF1B:  // Escape
-                state = .idle
-                return (true, .pinRejected)
+                return (true, padPressed(.cancel, at: time))
             default:
                 return (true, nil)
             }
@@ -152,6 +192,32 @@ public struct AdminExit: Sendable {
         }
     }
 
+    /// A key of the PIN pad (or its keyboard equivalent) while the pad is up.
+    public mutating func padPressed(_ key: PinPadKey, at time: Double) -> Outcome? {
+        guard case .pin(let entered, let until) = state else { return nil }
+        switch key {
+        case .digit(let d):
+            state = .pin(entered: String((entered + String(d)).suffix(12)), until: until)
+            return nil
+        case .erase:
+            state = .pin(entered: String(entered.dropLast()), until: until)
+            return nil
+        case .cancel:
+            state = .idle
+            return .pinCancelled
+        case .ok:
+            state = .idle
+            if entered == pin {
+                misses = 0
+                return .exit
+            }
+            misses += 1
+            let lock = Self.lockout(afterMisses: misses)
+            if lock > 0 { lockedUntil = time + lock }
+            return .pinRejected(misses: misses, lockedFor: lock)
+        }
+    }
+
     /// A key release: the held chord's key or a modifier cancels the hold.
     public mutating func keyReleased(keysym: UInt) {
         guard case .holding = state else { return }
@@ -159,110 +225,35 @@ public struct AdminExit: Sendable {
         if modifier || KeyChord.folded(keysym) == chord.keysym { state = .idle }
     }
 
-    /// Runs the timers: the hold completes, or the PIN times out.
+    /// Runs the timers: the hold completes, or the PIN pad times out.
     public mutating func advance(to time: Double) -> Outcome? {
         switch state {
         case .idle:
             return nil
         case .holding(let since):
             guard time >= since + hold else { return nil }
-            guard pin != nil else {
-                state = .idle
-                return .exit
-            }
-            state = .pin(entered: "", until: time + pinTimeout)
-            return .pinRequested
+            state = .idle
+            return gestureCompleted(at: time)
         case .pin(_, let until):
             guard time >= until else { return nil }
             state = .idle
-            return .pinRejected
+            return .pinCancelled
         }
     }
-}
 
-extension AdminExit {
-    /// The admin gesture (``CornerPress``) completed: as the chord held — the PIN is asked for
-    /// when one is set, else the exit.
-    public mutating func gestureCompleted(at time: Double) -> Outcome {
+    /// The admin gesture was made (the chord held, ``CornerPress``, ``CornerTaps``): the PIN
+    /// pad comes up when a PIN is set and no lockout runs; else the refusal to log.
+    public mutating func gestureCompleted(at time: Double) -> Outcome? {
+        if asksForPIN { return nil }
         guard pin != nil else {
             state = .idle
-            return .exit
+            return .noPIN
+        }
+        guard time >= lockedUntil else {
+            state = .idle
+            return .lockedOut(remaining: lockedUntil - time)
         }
         state = .pin(entered: "", until: time + pinTimeout)
         return .pinRequested
-    }
-}
-
-/// The admin exit for a kiosk without a keyboard: two fingers held in opposite corners of the
-/// window at once (top-left and bottom-right, or top-right and bottom-left) for ``hold``
-/// seconds — a visitor does not do that by accident, a cleaner wiping the glass lifts a hand.
-/// A corner is a square of side ``cornerSide(for:)`` (10 % of the shorter side, at least
-/// 48 points). Fingers that leave their corner, or lift, start it over; after it fires, the
-/// fingers must all lift before it can fire again. Only real touches count (not the tour, not
-/// a replay).
-public struct CornerPress: Sendable {
-    /// Seconds the two corners are held (0: the corner gesture is off).
-    public var hold: Double
-    private var down: [Int: (location: Point, since: Double)] = [:]
-    private var size = Size.zero
-    private var fired = false
-
-    public init(hold: Double = 5) {
-        self.hold = hold
-    }
-
-    /// The side of a corner square for a window of `size` points.
-    public static func cornerSide(for size: Size) -> Double {
-        max(48, 0.1 * min(size.width, size.height))
-    }
-
-    /// Follows the touches of `frame` in a window of `size` points.
-    public mutating func handle(_ frame: TouchFrame, size: Size) {
-        guard hold > 0 else { return }
-        self.size = size
-        for c in frame.changes {
-            switch c.phase {
-            case .began: down[c.id] = (c.location, frame.timestamp)
-            case .moved: down[c.id]?.location = c.location
-            case .ended, .cancelled: down[c.id] = nil
-            }
-        }
-        if down.isEmpty { fired = false }
-    }
-
-    /// When the gesture completes if the fingers stay (nil: no pair of opposite corners held).
-    public var deadline: Double? {
-        guard hold > 0, !fired else { return nil }
-        let side = Self.cornerSide(for: size)
-        func corner(_ p: Point) -> Int? {
-            let left = p.x <= side
-            let right = p.x >= size.width - side
-            let top = p.y <= side
-            let bottom = p.y >= size.height - side
-            switch (left, right, top, bottom) {
-            case (true, false, true, false): return 0  // top-left
-            case (false, true, false, true): return 2  // bottom-right
-            case (false, true, true, false): return 1  // top-right
-            case (true, false, false, true): return 3  // bottom-left
-            default: return nil
-            }
-        }
-        var earliest: [Int: Double] = [:]
-        for (_, d) in down {
-            guard let c = corner(d.location) else { continue }
-            earliest[c] = max(earliest[c] ?? -.infinity, d.since)
-        }
-        var best: Double?
-        for (a, b) in [(0, 2), (1, 3)] {
-            if let ta = earliest[a], let tb = earliest[b] { best = min(best ?? .infinity, max(ta, tb) + hold) }
-        }
-        return best
-    }
-
-    /// True once, when the held corners reach ``hold`` at `time`.
-    public mutating func advance(to time: Double) -> Bool {
-        guard let d = deadline, time >= d else { return false }
-        fired = true
-        return true
     }
 }

@@ -55,6 +55,9 @@ public protocol ShellScene: AnyObject {
     /// are down, or waits on a timer. While none is, a drag that draws nothing is read in
     /// batches (``ShellOptions/inputBatchInterval``).
     var hasLiveGestures: Bool { get }
+    /// Kiosk: the admin exit's PIN pad, to draw over the scene until the next call (nil: none).
+    /// The shell hit-tests presses against ``PinPad/layout(in:)``. Default: not drawn.
+    func showPinPad(_ pad: PinPad?)
 }
 
 extension ShellScene {
@@ -66,4 +69,5 @@ extension ShellScene {
     public var damage: [Rect]? { nil }
     /// Default: always live (never batch).
     public var hasLiveGestures: Bool { true }
+    public func showPinPad(_ pad: PinPad?) {}
 }

@@ -373,6 +373,8 @@ extension X11Shell {
     private func key(
         keycode: UInt8, group: Int, pressed: Bool, modifiers: UInt32, repeated: Bool, pointer: Point, time: UInt32
     ) {
+        // Auto-repeat is not a visitor: only a key's first press counts as activity.
+        let repeated = keyRepeats.isRepeat(keycode: keycode, pressed: pressed, time: time, flagged: repeated)
         let level = modifiers & ModifierBits.shift != 0 ? 1 : 0
         let column = Int32(min(group, 1) * 2 + level)
         let sym = keyboardMap.map { UInt($0.keysym(keycode: Int(keycode), column: Int(column))) } ?? 0
@@ -388,7 +390,7 @@ extension X11Shell {
             return
         }
         guard pressed, let action = KeyBindings.action(keysym: sym, modifiers: modifiers, kiosk: options.kiosk) else {
-            if pressed { noteActivity() }
+            if pressed && !repeated { noteActivity() }
             return
         }
         flushFrame()
@@ -396,7 +398,7 @@ extension X11Shell {
         switch action {
         case .command(let command):
             applyPendingResize()
-            noteRealInput(at: t)
+            if !repeated { noteRealInput(at: t) }
             lastFed = t
             scene.perform(command, at: t)
         case .shake:

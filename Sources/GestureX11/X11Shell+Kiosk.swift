@@ -14,14 +14,18 @@ import GestureKit
 ///   neither the screen saver nor DPMS, whatever `xset s` / `xset dpms` say, the attract tour
 ///   included — it is fed inside the app, so the server sees no input); released at exit (and
 ///   by the server when the connection goes). `--allow-blanking` (``ShellOptions/allowBlanking``)
-///   leaves the saver alone. A server without the extension (or older than 1.1): one warning
-///   line, and the saver is reset (`ForceScreenSaver Reset`, as if input had come) at half its
-///   timeout instead.
+///   leaves the saver alone. A server without the extension (or older than 1.1): the saver is
+///   reset (`ForceScreenSaver Reset`, as if input had come) at half its timeout instead, and
+///   ``screenSaverSuspended`` is false, so that the app asks the session (the `gestures`
+///   command's idle inhibit on the session bus; a compositor's own idle timer is beyond X).
 /// - **Locked down.** `WM_DELETE_WINDOW` (a WM's close button, Alt+F4, `xdotool windowclose`
 ///   through a WM) and `_NET_CLOSE_WINDOW` (`wmctrl -c`) are refused, each with one stderr
 ///   line and ``ShellKioskEvent/closeRefused(_:)``. The quit keys are off (``KeyBindings``).
-/// - **Admin exit** (``AdminExit``): the chord held, or two fingers held in opposite corners
-///   (``CornerPress``, for a table without a keyboard), then the PIN if one is set; status 0.
+/// - **Admin exit** (``AdminExit``): the chord held, two fingers held in opposite corners
+///   (``CornerPress``, for a table without a keyboard) or the four corners tapped in order
+///   (``CornerTaps``, for a touchscreen that is one pointer) bring up the PIN pad, drawn by the
+///   scene (``ShellScene/showPinPad(_:)``); the right PIN exits with status 0. Without a PIN the
+///   gesture is only logged.
 /// - **Every other end is non-zero**, so `Restart=on-failure` restarts it too: SIGTERM and
 ///   SIGINT end with 128 + the signal (143, 130: the shell's convention, which systemd's
 ///   `SuccessExitStatus=143` accepts for `systemctl stop`); the window destroyed by another
@@ -34,8 +38,13 @@ extension X11Shell {
         guard options.kiosk else { return }
         admin = options.adminExit ?? (try? AdminExit())
         if options.adminCornerHold > 0 { corners = CornerPress(hold: options.adminCornerHold) }
+        cornerTaps = CornerTaps()
         if !options.allowBlanking { suspendScreenSaver(true) }
     }
+
+    /// Whether the X server holds the screen on (MIT-SCREEN-SAVER 1.1 suspend): false without
+    /// the extension (rootless Xwayland), where the kiosk asks the session instead.
+    public var screenSaverSuspended: Bool { saverSuspended }
 
     /// MIT-SCREEN-SAVER suspend (true) or release (false).
     func suspendScreenSaver(_ on: Bool) {
@@ -53,8 +62,7 @@ extension X11Shell {
         }
         x.exitIfBroken()
         guard let version, version.major > 1 || version.minor >= 1 else {
-            writeStderr(
-                "gestures: warning: the X server has no MIT-SCREEN-SAVER 1.1 (suspend); resetting the saver instead")
+            // The caller asks the session bus (and says once what will blank the screen).
             saverResetAt = clock.now()
             return
         }
@@ -108,25 +116,74 @@ extension X11Shell {
             admin!.keyReleased(keysym: keysym)
             return admin!.asksForPIN
         }
+        let asked = admin!.asksForPIN
         let (taken, outcome) = admin!.keyPressed(keysym: keysym, modifiers: modifiers, repeated: repeated, at: t)
-        if let outcome { adminOutcome(outcome) }
+        if let outcome {
+            adminOutcome(outcome)
+        } else if asked {
+            scene.showPinPad(admin?.enteredCount.map { PinPad(entered: $0) })
+        }
         return taken
     }
 
     /// Runs the admin exit's timers.
     func runAdminTimer(now: Double) {
         if let d = admin?.deadline, now >= d, let outcome = admin!.advance(to: now) { adminOutcome(outcome) }
-        if corners?.advance(to: now) == true, admin != nil { adminOutcome(admin!.gestureCompleted(at: now)) }
+        if corners?.advance(to: now) == true, admin != nil, let outcome = admin!.gestureCompleted(at: now) {
+            adminOutcome(outcome)
+        }
+    }
+
+    /// A real touch frame in kiosk mode: the admin gestures see it; while the PIN pad is up,
+    /// touches that begin on it press its keys and go no further. The rest of the frame for the
+    /// scene (nil: nothing left).
+    func adminTouches(_ frame: TouchFrame) -> TouchFrame? {
+        corners?.handle(frame, size: size)
+        if cornerTaps?.handle(frame, size: size) == true, let outcome = admin?.gestureCompleted(at: frame.timestamp) {
+            adminOutcome(outcome)
+        }
+        guard admin?.asksForPIN == true || !padTouches.isEmpty else { return frame }
+        let layout = PinPad.layout(in: size)
+        var rest = frame
+        rest.changes = []
+        for c in frame.changes {
+            switch c.phase {
+            case .began where admin?.asksForPIN == true:
+                padTouches.insert(c.id)
+                if let key = layout.key(at: c.location), let outcome = admin!.padPressed(key, at: frame.timestamp) {
+                    adminOutcome(outcome)
+                } else {
+                    scene.showPinPad(admin?.enteredCount.map { PinPad(entered: $0) })
+                }
+            case .ended where padTouches.contains(c.id), .cancelled where padTouches.contains(c.id):
+                padTouches.remove(c.id)
+            default:
+                if !padTouches.contains(c.id) { rest.changes.append(c) }
+            }
+        }
+        return rest.changes.isEmpty ? nil : rest
     }
 
     private func adminOutcome(_ outcome: AdminExit.Outcome) {
         onKioskEvent?(.admin(outcome))
+        scene.showPinPad(admin?.enteredCount.map { PinPad(entered: $0) })
         switch outcome {
         case .exit:
             writeStderr("gestures: kiosk: admin exit")
             quit(status: 0)
-        case .pinRequested: writeStderr("gestures: kiosk: admin exit: type the PIN and Enter")
-        case .pinRejected: writeStderr("gestures: kiosk: admin exit refused (wrong PIN, Escape or timeout)")
+        case .pinRequested:
+            writeStderr("gestures: kiosk: admin exit: enter the PIN on the pad (or type it and Enter)")
+        case .pinRejected(let misses, let lockedFor):
+            writeStderr(
+                "gestures: kiosk: admin exit refused: wrong PIN (\(misses) in a row"
+                    + (lockedFor > 0 ? "; locked for \(Int(lockedFor)) s)" : ")"))
+        case .pinCancelled: writeStderr("gestures: kiosk: admin exit cancelled (Escape, Cancel or timeout)")
+        case .noPIN:
+            writeStderr(
+                "gestures: kiosk: admin gesture refused: no PIN is set (--admin-pin-file or GESTURES_ADMIN_PIN); "
+                    + "stop the service to exit")
+        case .lockedOut(let remaining):
+            writeStderr("gestures: kiosk: admin gesture refused: locked for \(Int(remaining.rounded(.up))) s more")
         }
     }
 

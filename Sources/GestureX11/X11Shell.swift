@@ -175,6 +175,10 @@ public final class X11Shell {
     var saverResetAt: Double?
     var admin: AdminExit?
     var corners: CornerPress?
+    var cornerTaps: CornerTaps?
+    var keyRepeats = KeyRepeatFilter()
+    /// Touches that began on the PIN pad (they never reach the scene).
+    var padTouches: Set<Int> = []
 
     /// Opens the display and creates the window (not yet mapped: ``run(scene:beforeExit:)`` maps
     /// it). ``size`` is then the window's size in points: make the scene for it.
@@ -356,7 +360,12 @@ public final class X11Shell {
     func feed(_ event: InputEvent, real: Bool) {
         applyPendingResize()
         if real { noteRealInput(at: event.timestamp) }
-        if real, corners != nil, case .touches(let frame) = event { corners!.handle(frame, size: size) }
+        var event = event
+        if real, admin != nil, case .touches(let frame) = event {
+            // The admin gestures watch real touches; the PIN pad takes the ones that begin on it.
+            guard let rest = adminTouches(frame) else { return }
+            event = .touches(rest)
+        }
         deliver(event)
     }
 

@@ -143,10 +143,29 @@ public final class KioskDirector: ShellScene {
     public func perform(_ command: KeyCommand, at time: Double) { scene.perform(command, at: time) }
     public func resetAfterIdle(at time: Double) { scene.resetAfterIdle(at: time) }
     public func mirrorCenter(for point: Point) -> Point { scene.mirrorCenter(for: point) }
-    public var needsDisplay: Bool { scene.needsDisplay }
+    public var needsDisplay: Bool { scene.needsDisplay || padChanged || isTouring != tourTouchesDrawn }
+    /// The tour shows its fingers (drawn as `--show-touches` draws touches): visitors see how
+    /// the gestures are made.
     public func draw(into cairo: OpaquePointer, overlay: [Point], showTouches: Bool) {
-        scene.draw(into: cairo, overlay: overlay, showTouches: showTouches)
+        scene.draw(into: cairo, overlay: overlay, showTouches: showTouches || isTouring)
+        if let pad { DemoRenderer.drawPinPad(pad, size: size, into: cairo) }
+        padChanged = false
+        tourTouchesDrawn = isTouring
     }
-    public var damage: [Rect]? { scene.damage }
+    /// The whole window while the PIN pad is up or was just taken down, and when the tour's
+    /// fingers start or stop being shown (the scene's damage covers touches only once shown).
+    public var damage: [Rect]? {
+        pad != nil || padChanged || isTouring != tourTouchesDrawn ? nil : scene.damage
+    }
+    /// Whether the last frame showed the tour's fingers.
+    private var tourTouchesDrawn = false
+    /// The admin exit's PIN pad, drawn over the scene while it is up.
+    public private(set) var pad: PinPad?
+    private var padChanged = false
+    public func showPinPad(_ pad: PinPad?) {
+        guard pad != self.pad else { return }
+        self.pad = pad
+        padChanged = true
+    }
     public var hasLiveGestures: Bool { isTouring || scene.hasLiveGestures }
 }

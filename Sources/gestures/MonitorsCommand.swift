@@ -1,9 +1,12 @@
 import ArgumentParser
+import GestureTrace
 import GestureX11
 
 /// `gestures monitors`: the X screen's monitors, one a line, in the server's order (the index
 /// `--monitor` takes): `INDEX NAME WIDTHxHEIGHT+X+Y`, then `primary` for the primary one —
 /// `0 HDMI-1 1920x1080+0+0 primary`. (The order and numbering are `xrandr --listmonitors`'.)
+/// Names are shown as ``MessageText/bare(_:)`` shows a token: control characters escaped,
+/// cut after 80 characters.
 struct MonitorsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "monitors",
@@ -28,7 +31,9 @@ struct MonitorsCommand: ParsableCommand {
             }
         }
         for (i, m) in monitors.enumerated() {
-            writeLine("\(i) \(m.name) \(m.geometry)" + (m.primary ? " primary" : ""))
+            // The name is the server's (any bytes a client set with xrandr --setmonitor):
+            // escaped and cut like every quoted token (MessageText).
+            writeLine("\(i) \(MessageText.bare(m.name)) \(m.geometry)" + (m.primary ? " primary" : ""))
         }
     }
 }

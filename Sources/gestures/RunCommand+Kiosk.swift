@@ -9,11 +9,8 @@ import GesturesDemo
 
 /// The kiosk settings SIGHUP reloads: the picture, the delays and the tour. They come from the
 /// command line, then from `--kiosk-config FILE` when given (its values win), read again on
-/// every SIGHUP, starting from the command line's values each time.
-///
-/// The file: `key = value` lines, `#` comments, blank lines; keys `image`, `reset-after`,
-/// `tour-after`, `tour` (the options' names without `--` and `kiosk-`). A bad line is one
-/// error naming `FILE:LINE` and what was expected.
+/// every SIGHUP, starting from the command line's values each time. The file's syntax (comments,
+/// line ends, paths relative to its folder): ``KioskConfigFile``.
 struct KioskSettings: Equatable {
     var image: String?
     var resetAfter: Double
@@ -28,32 +25,17 @@ struct KioskSettings: Equatable {
         } catch {
             throw .usage("--kiosk-config: \(error.description)")
         }
-        var s = self
-        for (n, raw) in String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-            .enumerated()
-        {
-            let line = raw.trimmingSpaces
-            if line.isEmpty || line.hasPrefix("#") { continue }
-            let here = "\(file):\(n + 1)"
-            guard let eq = line.firstIndex(of: "=") else {
-                throw .usage("\(here): expected key = value (image, reset-after, tour-after, tour)")
-            }
-            let key = String(line[..<eq].trimmingSpaces)
-            let value = String(line[line.index(after: eq)...].trimmingSpaces)
-            func seconds() throws(CommandFailure) -> Double {
-                guard let v = Double(value), v.isFinite, v > 0 else {
-                    throw .usage("\(here): \(key): expected a positive number of seconds, got \"\(value)\"")
-                }
-                return v
-            }
-            switch key {
-            case "image": s.image = value
-            case "tour": s.tour = value
-            case "reset-after": s.resetAfter = try seconds()
-            case "tour-after": s.tourAfter = try seconds()
-            default: throw .usage("\(here): unknown key \"\(key)\" (expected image, reset-after, tour-after, tour)")
-            }
+        let config: KioskConfigFile
+        do {
+            config = try KioskConfigFile(bytes: bytes, path: file)
+        } catch {
+            throw .usage(error.description)
         }
+        var s = self
+        s.image = config.image ?? s.image
+        s.tour = config.tour ?? s.tour
+        s.resetAfter = config.resetAfter ?? s.resetAfter
+        s.tourAfter = config.tourAfter ?? s.tourAfter
         return s
     }
 
@@ -90,9 +72,13 @@ struct KioskSettings: Equatable {
 /// `"tour"`; both are added at the end, the docs/DESIGN.md §4.2 fields stay as they are. (Outside kiosk
 /// mode the live log stays byte-identical to `gestures replay`'s, so neither is added.) Kiosk
 /// events are lines of their own: `{"type":"kiosk","t":…,"event":E,…,"wall":…}` with E one of
-/// `reset`, `tourStart`, `tourEnd`, `tourStop`, `closeRefused` (`request`), `adminPin`,
-/// `adminRefused`, `adminExit`, `monitor` (`name`, `geometry`, `index`), `monitorMissing`,
-/// `reload`, `reloadFailed` (`reason`), `logReopened`.
+/// `reset`, `tourStart`, `tourEnd`, `tourStop`, `closeRefused` (`request`), `adminPin` (the PIN
+/// pad is up), `adminRefused` (`reason`: `wrongPin` with `misses` and `lockedFor`, `cancelled`,
+/// `noPin`, `locked` with `remaining` seconds), `adminExit`, `monitor` (`name`, `geometry`, `index`), `monitorMissing`,
+/// `reload`, `reloadFailed` (`reason`), `logReopened`, and `start` (`version`, `pid`: the
+/// first line of each run, the log being appended to) and `logDropped` (`lines`: how many lines
+/// were lost while the file could not be written; see ``LineSink``), `screenOn` and
+/// `blankingUncontrolled` (see ``inhibitIdle()``).
 @MainActor
 final class KioskRuntime {
     let director: KioskDirector
@@ -149,8 +135,10 @@ final class KioskRuntime {
             shell.redrawAll()
             logEvent("reload", at: now)
         } catch {
-            writeAll(2, "gestures: reload: \(error.message); the kiosk keeps its settings\n")
-            logEvent("reloadFailed", at: now) { $0.add("reason", error.message) }
+            // The message quotes paths and file contents: escaped and cut (MessageText).
+            let reason = MessageText.line(error.message)
+            writeAll(2, "gestures: reload: \(reason); the kiosk keeps its settings\n")
+            logEvent("reloadFailed", at: now) { $0.add("reason", reason) }
         }
     }
 
@@ -159,7 +147,19 @@ final class KioskRuntime {
         switch e {
         case .closeRefused(let what): logEvent("closeRefused", at: now) { $0.add("request", what) }
         case .admin(.pinRequested): logEvent("adminPin", at: now)
-        case .admin(.pinRejected): logEvent("adminRefused", at: now)
+        case .admin(.pinRejected(let misses, let lockedFor)):
+            logEvent("adminRefused", at: now) {
+                $0.add("reason", "wrongPin")
+                $0.add("misses", misses)
+                $0.add("lockedFor", lockedFor)
+            }
+        case .admin(.pinCancelled): logEvent("adminRefused", at: now) { $0.add("reason", "cancelled") }
+        case .admin(.noPIN): logEvent("adminRefused", at: now) { $0.add("reason", "noPin") }
+        case .admin(.lockedOut(let remaining)):
+            logEvent("adminRefused", at: now) {
+                $0.add("reason", "locked")
+                $0.add("remaining", quantize(remaining))
+            }
         case .admin(.exit): logEvent("adminExit", at: now)
         case .monitorMissing(let name): logEvent("monitorMissing", at: now) { $0.add("name", name) }
         case .placed(let m, let index):
@@ -169,6 +169,61 @@ final class KioskRuntime {
                 if let index { $0.add("index", index) }
             }
         }
+    }
+
+    /// The X server cannot hold the screen on: asks the session bus (``IdleInhibitor``), logging
+    /// `screenOn` (`service`, `ms`); where nothing can, says once on stderr and in the log
+    /// (`blankingUncontrolled`: `missing` controls, `reason`, `setting`) which setting will blank
+    /// the screen.
+    func inhibitIdle() -> IdleInhibitor? {
+        let now = shell.clock.now()
+        do throws(InhibitFailure) {
+            let inhibitor = try IdleInhibitor(
+                app: "Gestures", reason: "kiosk: the exhibit's screen stays on", window: 0)
+            logEvent("screenOn", at: now) {
+                $0.add("service", inhibitor.service)
+                $0.add("ms", (inhibitor.seconds * 1e4).rounded() / 10)
+            }
+            return inhibitor
+        } catch {
+            let setting = Self.blankingSetting()
+            let missing =
+                "MIT-SCREEN-SAVER 1.1 suspend, org.freedesktop.ScreenSaver.Inhibit, org.gnome.SessionManager.Inhibit"
+            writeAll(
+                2,
+                MessageText.line(
+                    "gestures: warning: kiosk: nothing holds the screen on (no \(missing): \(error.why)); "
+                        + "\(setting) will blank it") + "\n")
+            logEvent("blankingUncontrolled", at: now) {
+                $0.add("missing", missing)
+                $0.add("reason", MessageText.line(error.why))
+                $0.add("setting", setting)
+            }
+            return nil
+        }
+    }
+
+    /// The setting that will blank the screen when nothing inhibits idle: under a Wayland
+    /// compositor (rootless Xwayland) its idle timer, named where the compositor can be told;
+    /// on X the server's saver and DPMS timeouts.
+    static func blankingSetting() -> String {
+        func env(_ name: String) -> String? {
+            getenv(name).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+        }
+        let desktop = (env("XDG_CURRENT_DESKTOP") ?? "").lowercased()
+        if env("SWAYSOCK") != nil || desktop.contains("sway") {
+            return "sway's idle timer (swayidle's timeout, or `output * dpms off` in its config)"
+        }
+        if env("LABWC_PID") != nil || desktop.contains("labwc") {
+            return "labwc's idle daemon (swayidle's timeout in labwc's autostart)"
+        }
+        if desktop.contains("weston") {
+            return "weston's idle time (--idle-time, or idle-time= in weston.ini; 0 turns it off)"
+        }
+        if env("WAYLAND_DISPLAY") != nil {
+            return "the Wayland compositor's idle timer (swayidle's timeout; weston's --idle-time; labwc's swayidle)"
+        }
+        return "the X server's saver and DPMS timeouts (xset s, xset dpms; the saver is reset, DPMS may not be)"
     }
 
     func logEvent(_ event: String, at t: Double, _ extra: (inout JSONLine) -> Void = { _ in }) {
@@ -190,6 +245,31 @@ final class KioskRuntime {
 final class OperatorLog {
     /// Whether the tour drives the scene's input now (set once the director exists).
     var tourDrivesInput: () -> Bool = { false }
+
+    /// The start line that marks each run in the appended log —
+    /// `{"type":"kiosk","t":0,"event":"start","version":…,"pid":…,"wall":…}` — and the line that
+    /// says how many lines a full disk or an unwritable file cost (`logDropped`, `lines`).
+    func start(_ log: LineSink, version: String) {
+        var line = JSONLine()
+        line.add("type", "kiosk")
+        line.add("t", 0.0)
+        line.add("event", "start")
+        line.add("version", version)
+        line.add("pid", Int(getpid()))
+        log.write(decorate(line.text))
+        log.resumeLine = { [unowned self] count in
+            var line = JSONLine()
+            line.add("type", "kiosk")
+            line.add("t", quantize(self.clock.now()))
+            line.add("event", "logDropped")
+            line.add("lines", count)
+            return self.decorate(line.text)
+        }
+    }
+
+    /// Seconds since the log opened (the `logDropped` line's `t`; the shell's clock starts a
+    /// moment later).
+    let clock = MonotonicClock()
 
     /// A log line with `"wall"` (and for gesture lines `"source"`) added at its end.
     func decorate(_ line: String) -> String {

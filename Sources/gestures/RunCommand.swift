@@ -127,6 +127,12 @@ struct RunCommand: ParsableCommand {
     /// a motion, but leaves up to N ms of motion unread in the server). docs/DESIGN.md §Input.
     var inputBatchMs = 0.0
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Kiosk: seconds between tries while the --log-events file cannot be written.", visibility: .hidden))
+    var logRetrySeconds = 10.0
+
     @Option(name: .long, help: ArgumentHelp("Kiosk: seconds without input before the picture resets.", valueName: "S"))
     var kioskResetAfter = 60.0
 
@@ -166,8 +172,13 @@ struct RunCommand: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Kiosk: a PIN (4-12 digits) typed after the chord, then Enter (default: $GESTURES_ADMIN_PIN, else none).",
-            valueName: "DIGITS"))
+            "Kiosk: a file holding the admin PIN (4-12 digits; mode 0600 or 0400). Without a PIN "
+                + "(this or $GESTURES_ADMIN_PIN) the admin gesture is only logged: the kiosk cannot be exited.",
+            valueName: "FILE"))
+    var adminPinFile: String?
+
+    /// Refused: a PIN on the command line is visible to every local user (`ps`).
+    @Option(name: .long, help: ArgumentHelp("Refused (use --admin-pin-file).", visibility: .private))
     var adminPin: String?
 
     /// Bad combinations and values are usage errors: one line, status 2. (ValidationError, which
@@ -187,16 +198,24 @@ struct RunCommand: ParsableCommand {
         if !(adminCorners.isFinite && adminCorners >= 0 && adminCorners <= 60) {
             throw ValidationError("--admin-corners: expected 0…60 seconds, got \(adminCorners)")
         }
+        if !(logRetrySeconds.isFinite && logRetrySeconds >= 0.1 && logRetrySeconds <= 3600) {
+            throw ValidationError("--log-retry-seconds: expected 0.1…3600, got \(logRetrySeconds)")
+        }
         if !(inputBatchMs.isFinite && inputBatchMs >= 0 && inputBatchMs <= 1000) {
             throw ValidationError("--input-batch-ms: expected 0…1000, got \(inputBatchMs)")
         }
         if device != nil && replay == nil {
             throw ValidationError("--device needs --replay TRACE")
         }
+        if adminPin != nil {
+            throw ValidationError(
+                "--admin-pin: a PIN on the command line is visible to every local user (ps); put it in a file "
+                    + "(--admin-pin-file FILE, mode 0600) or in GESTURES_ADMIN_PIN")
+        }
         if !kiosk {
             let set: [(String, Bool)] = [
                 ("--kiosk-config", kioskConfig != nil), ("--allow-blanking", allowBlanking),
-                ("--admin-pin", adminPin != nil), ("--kiosk-tour", kioskTour != nil),
+                ("--admin-pin-file", adminPinFile != nil), ("--kiosk-tour", kioskTour != nil),
             ]
             if let (name, _) = set.first(where: \.1) { throw ValidationError("\(name) needs --kiosk") }
         }
@@ -235,14 +254,23 @@ struct RunCommand: ParsableCommand {
         var adminExit: AdminExit?
         if kiosk {
             let pin =
-                adminPin ?? getenv("GESTURES_ADMIN_PIN").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+                try adminPinFile.map(readPINFile)
+                ?? getenv("GESTURES_ADMIN_PIN").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
             do {
                 adminExit = try AdminExit(chord: KeyChord(parsing: adminChord), hold: adminHold, pin: pin)
             } catch {
                 throw .usage(error.description)
             }
         }
-        let log = try logEvents.map { path throws(CommandFailure) in try LineSink(path: path, what: "--log-events") }
+        // The kiosk's operator log is kept across starts and never ends the kiosk (LineSink).
+        let log = try logEvents.map { path throws(CommandFailure) in
+            try LineSink(
+                path: path, what: "--log-events", append: kiosk, retryEvery: kiosk ? logRetrySeconds : nil)
+        }
+        let operatorLog = kiosk ? OperatorLog() : nil
+        if let log, let operatorLog {
+            operatorLog.start(log, version: Gestures.version)
+        }
         let recorder = try record.map { path throws(CommandFailure) in try LineSink(path: path, what: "--record") }
         if let screenshotDir {
             var st = stat()
@@ -278,7 +306,6 @@ struct RunCommand: ParsableCommand {
         var shots = 0
         let screenshotDir = self.screenshotDir
         let classic = self.classic
-        let operatorLog = kiosk ? OperatorLog() : nil
         shell.iconProvider = {
             WindowIcon(pngs: ResourceLocator.windowIconSizes.compactMap { ResourceLocator.iconPath(size: $0) })
         }
@@ -330,6 +357,17 @@ struct RunCommand: ParsableCommand {
             director = d
             driven = d
         }
+        // Screen on where the X server cannot hold it (rootless Xwayland): the session bus, asked
+        // once with the first frame — the loop then turns SIGTERM into a clean end, so the
+        // inhibit is always released (asked before, a SIGTERM would kill the process with it).
+        var inhibitor: IdleInhibitor?
+        if kiosk && !allowBlanking && !shell.screenSaverSuspended, let runtime {
+            let ready = shell.onReady
+            shell.onReady = { r in
+                ready?(r)
+                inhibitor = runtime.inhibitIdle()
+            }
+        }
         if let trace {
             // The trace's `set` lines act on the demo's recognizers by name, as in `gestures replay`.
             let bound: [BoundAction]
@@ -356,10 +394,33 @@ struct RunCommand: ParsableCommand {
             let final = (director?.scene ?? scene).finalLine()
             log?.write(operatorLog?.decorate(final) ?? final)
         }
+        inhibitor?.release()
         withExtendedLifetime(runtime) {}  // the shell's kiosk callbacks hold it unowned
         log?.drain(seconds: 0.5)
         recorder?.drain(seconds: 0.5)
         return status
+    }
+
+    /// The PIN from `--admin-pin-file`: its first line, trimmed; the file must be readable by
+    /// its owner alone (mode 0600 or 0400, no group or other bits), else status 2.
+    private func readPINFile(_ path: String) throws(CommandFailure) -> String {
+        var st = stat()
+        guard stat(path, &st) == 0 else {
+            throw .usage("--admin-pin-file: cannot read \(path): \(String(cString: strerror(errno)))")
+        }
+        guard st.st_mode & 0o077 == 0 else {
+            throw .usage(
+                "--admin-pin-file: \(path) is readable by others (mode \(String(st.st_mode & 0o777, radix: 8))); "
+                    + "chmod 600 it")
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = try TraceReader.readFile(path)
+        } catch {
+            throw .usage("--admin-pin-file: \(error.description)")
+        }
+        let first = String(decoding: bytes.prefix(256), as: UTF8.self).split(whereSeparator: \.isNewline).first ?? ""
+        return String(first.trimmingSpaces)
     }
 
     private static func twoDigits(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }

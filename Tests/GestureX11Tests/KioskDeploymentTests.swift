@@ -1,5 +1,7 @@
 import CX11
 import Foundation
+import GestureKit
+import GestureShellCore
 import Testing
 
 #if canImport(Glibc)
@@ -184,42 +186,52 @@ extension XServerTests {
             #expect(refusals.count == 2, "stderr: \(app.stderr)")
         }
 
-        @Test("The admin chord (Ctrl+Alt+Shift+Q held 1 s through XTest) exits 0; released early it does not")
-        func adminChord() throws {
+        @Test(
+            "Without a PIN the admin chord (held 1.4 s through XTest) does not exit: it is refused and logged (noPin); SIGTERM still ends it"
+        )
+        func adminChordWithoutPIN() throws {
             let session = try AppSession(arguments: ["--kiosk", "--admin-hold", "1"])
             defer { session.close() }
             let app = session.app
-            holdChord(app, seconds: 0.4)
-            pause(0.9)
-            #expect(app.process.isRunning, "a chord held 0.4 s ended the kiosk")
             holdChord(app, seconds: 1.4)
-            #expect(app.waitForExit(timeout: 5) == 0, "stderr: \(app.stderr)")
-            let exit = try app.log.waitFor("adminExit line") { $0.string("event") == "adminExit" }
-            _ = try app.log.waitFor("final line", from: exit.index) { $0.type == "final" }
+            let refused = try app.log.waitFor("adminRefused") { $0.string("event") == "adminRefused" }
+            #expect(refused.line.string("reason") == "noPin", "\(refused.line)")
+            pause(0.5)
+            #expect(app.process.isRunning, "the admin chord without a PIN ended the kiosk")
+            #expect(!app.log.lines(from: 0).contains { $0.string("event") == "adminPin" })
+            app.process.signal(SIGTERM)
+            #expect(app.waitForExit(timeout: 5) == 143)
         }
 
-        @Test("With --admin-pin: a wrong PIN keeps the kiosk; the right one then exits 0")
+        @Test("With GESTURES_ADMIN_PIN, typed on the keyboard: a wrong PIN keeps the kiosk; the right one then exits 0")
         func adminPIN() throws {
-            let session = try AppSession(arguments: ["--kiosk", "--admin-hold", "0.5", "--admin-pin", "2468"])
+            let session = try AppSession(
+                arguments: ["--kiosk", "--admin-hold", "0.5"], environment: ["GESTURES_ADMIN_PIN": "2468"])
             defer { session.close() }
             let app = session.app
             holdChord(app, seconds: 0.8)
             _ = try app.log.waitFor("PIN asked") { $0.string("event") == "adminPin" }
             typeKeys(app, [0x31, 0x31, 0x31, 0x31, 0xFF0D])
-            _ = try app.log.waitFor("PIN refused") { $0.string("event") == "adminRefused" }
+            let refused = try app.log.waitFor("PIN refused") { $0.string("event") == "adminRefused" }
+            #expect(
+                refused.line.string("reason") == "wrongPin" && refused.line.number("misses") == 1, "\(refused.line)")
             pause(0.3)
             #expect(app.process.isRunning)
             holdChord(app, seconds: 0.8)
-            let asked = try app.log.waitFor("PIN asked again") { $0.string("event") == "adminPin" }
-            _ = asked
+            _ = try app.log.waitFor("PIN asked again", from: refused.index) { $0.string("event") == "adminPin" }
             typeKeys(app, [0x32, 0x34, 0x36, 0x38, 0xFF0D])
             #expect(app.waitForExit(timeout: 5) == 0, "stderr: \(app.stderr)")
         }
 
         @Test(
-            "No keyboard: two fingers held 1 s in opposite corners (genuine XI2 touch) exit 0; held 0.4 s they do not")
+            "No keyboard: two fingers held 1 s in opposite corners (genuine XI2 touch) bring up the PIN pad; the PIN touched on it exits 0; held 0.4 s nothing"
+        )
         func adminCorners() throws {
-            let t = try TouchSession(arguments: ["--kiosk", "--admin-corners", "1"])
+            let directory = try TemporaryDirectory()
+            let pinFile = directory.file("pin")
+            try "2468\n".write(toFile: pinFile, atomically: true, encoding: .utf8)
+            chmod(pinFile, 0o600)
+            let t = try TouchSession(arguments: ["--kiosk", "--admin-corners", "1", "--admin-pin-file", pinFile])
             defer { t.close() }
             let app = t.app
             let (w, h) = (app.layout.width, app.layout.height)
@@ -229,8 +241,20 @@ extension XServerTests {
             pause(0.4)
             try t.touches([(.end, 1, a), (.end, 2, b)])
             pause(1)
-            #expect(app.process.isRunning, "corners held 0.4 s ended the kiosk")
+            #expect(!app.log.lines(from: 0).contains { $0.string("event") == "adminPin" }, "corners held 0.4 s")
             try t.touches([(.begin, 3, a), (.begin, 4, b)])
+            _ = try app.log.waitFor("adminPin line") { $0.string("event") == "adminPin" }
+            try t.touches([(.end, 3, a), (.end, 4, b)])
+            let pad = PinPad.layout(in: Size(width: w, height: h))
+            var id: UInt32 = 10
+            for key in [PinPadKey.digit(2), .digit(4), .digit(6), .digit(8), .ok] {
+                let c = try #require(pad.center(of: key))
+                let p = LayoutPoint(x: c.x, y: c.y)
+                try t.touches([(.begin, id, p)])
+                try t.touches([(.end, id, p)])
+                id += 1
+                pause(0.05)
+            }
             #expect(app.waitForExit(timeout: 5) == 0, "stderr: \(app.stderr)")
             _ = try app.log.waitFor("adminExit line") { $0.string("event") == "adminExit" }
         }
@@ -327,7 +351,7 @@ private func xrandr(_ display: String, _ arguments: [String]) throws {
 }
 
 /// Presses Ctrl+Alt+Shift+Q through XTest, holds it `seconds`, releases it.
-private func holdChord(_ app: GesturesApp, seconds: Double) {
+func holdChord(_ app: GesturesApp, seconds: Double) {
     let c = app.connection
     c.focus(app.window)
     let keys: [Int32] = [Keysym.controlL, 0xFFE9, Keysym.shiftL, 0x71]
@@ -338,7 +362,7 @@ private func holdChord(_ app: GesturesApp, seconds: Double) {
     c.sync()
 }
 
-private func typeKeys(_ app: GesturesApp, _ keysyms: [Int32]) {
+func typeKeys(_ app: GesturesApp, _ keysyms: [Int32]) {
     for k in keysyms {
         app.connection.key(k, pressed: true)
         app.connection.key(k, pressed: false)

@@ -56,6 +56,12 @@ func write(_ name: String, _ text: String) -> String {
     return path
 }
 
+func writeMode(_ name: String, _ text: String, _ mode: mode_t) -> String {
+    let path = write(name, text)
+    chmod(path, mode)
+    return path
+}
+
 @Suite(.enabled(if: CLI.available, "the gestures executable is built beside the tests"))
 struct CLITests {
     static let tapTrace = """
@@ -180,7 +186,7 @@ struct CLITests {
             ("--kiosk-tour <TRACE>", "default: the bundled one"), ("--kiosk-config <FILE>", "(default: none)"),
             ("--allow-blanking", "(default: held off)"), ("--admin-chord <CHORD>", "(default: ctrl+alt+shift+q)"),
             ("--admin-hold <S>", "(default: 2.0)"), ("--admin-corners <S>", "(default: 5.0)"),
-            ("--admin-pin <DIGITS>", "(default: $GESTURES_ADMIN_PIN, else none)"),
+            ("--admin-pin-file <FILE>", "Without a PIN (this or $GESTURES_ADMIN_PIN) the admin gesture is only logged"),
             ("--monitor <NAME|INDEX|primary>", "(default: the whole X screen)"),
         ] {
             let at = try #require(joined.range(of: option), "\(option) is not in run --help")
@@ -192,7 +198,7 @@ struct CLITests {
         // `.It Fl -option` lines.
         for option in [
             "kiosk-reset-after", "kiosk-tour-after", "kiosk-tour", "kiosk-config", "allow-blanking",
-            "admin-chord", "admin-hold", "admin-corners", "admin-pin", "monitor",
+            "admin-chord", "admin-hold", "admin-corners", "admin-pin-file", "monitor",
         ] {
             #expect(
                 man.contains(".It Fl -\(option) ") || man.contains(".It Fl -\(option)\n"),
@@ -283,9 +289,19 @@ struct CLITests {
             "gestures: --kiosk-reset-after: expected a positive number of seconds, got 0.0 (see gestures --help)"
         ),
         // Kiosk settings are checked before any window shows.
+        // The PIN never on the command line (every local user sees it in ps); a PIN file only
+        // its owner can read.
         (
-            ["run", "--kiosk", "--admin-pin", "12"],
-            "gestures: --admin-pin (or GESTURES_ADMIN_PIN): expected 4 to 12 digits"
+            ["run", "--kiosk", "--admin-pin", "2468"],
+            "gestures: --admin-pin: a PIN on the command line is visible to every local user (ps); put it in a file (--admin-pin-file FILE, mode 0600) or in GESTURES_ADMIN_PIN (see gestures --help)"
+        ),
+        (
+            ["run", "--kiosk", "--admin-pin-file", "@pinopen"],
+            "gestures: --admin-pin-file: @pinopen is readable by others (mode 644); chmod 600 it"
+        ),
+        (
+            ["run", "--kiosk", "--admin-pin-file", "@pinshort"],
+            "gestures: the admin PIN (--admin-pin-file or GESTURES_ADMIN_PIN): expected 4 to 12 digits"
         ),
         (
             ["run", "--kiosk", "--admin-chord", "q"],
@@ -299,7 +315,7 @@ struct CLITests {
             ["run", "--kiosk", "--kiosk-config", "@badkey"],
             #"gestures: @badkey:1: unknown key "delay" (expected image, reset-after, tour-after, tour)"#
         ),
-        (["run", "--admin-pin", "1234"], "gestures: --admin-pin needs --kiosk (see gestures --help)"),
+        (["run", "--admin-pin-file", "/x"], "gestures: --admin-pin-file needs --kiosk (see gestures --help)"),
         // `run` lines with and without the subcommand's name (Gestures.directRun parses them, and
         // hands what it rejects to the root's parse): the root's one-line messages.
         (["run", "--frobnicate"], "gestures: Unknown option '--frobnicate' (see gestures --help)"),
@@ -323,6 +339,8 @@ struct CLITests {
             "@badref": write("badref.json", #"[{"kind":"tap","name":"single","requireToFail":["doble"]}]"#),
             "@badconf": write("bad.conf", "# kiosk\nreset-after = soon\n"),
             "@badkey": write("badkey.conf", "delay = 3\n"),
+            "@pinopen": writeMode("pin-open", "2468\n", 0o644),
+            "@pinshort": writeMode("pin-short", "12\n", 0o600),
         ]
         let args = arguments.map { files[$0] ?? $0 }
         var expected = message
