@@ -217,7 +217,8 @@ extension XServerTests {
         }
 
         @Test(
-            "No keyboard: two fingers held 1 s in opposite corners (genuine XI2 touch) exit 0; held 0.4 s they do not")
+            "No keyboard: two fingers held 1 s in opposite corners (genuine XI2 touch) exit 0; held 0.4 s they do not",
+            xorgNeedsRoot)
         func adminCorners() throws {
             let t = try TouchSession(arguments: ["--kiosk", "--admin-corners", "1"])
             defer { t.close() }
