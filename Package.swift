@@ -80,7 +80,7 @@ let package = Package(
             dependencies: ["GesturesDemo", "GestureTrace", "GestureKit", "GestureX11", "CCairo"]),
         .testTarget(
             name: "GestureX11Tests",
-            dependencies: ["GestureX11", "GesturesDemo", "GestureKit", "CX11"]),
+            dependencies: ["GestureX11", "GesturesDemo", "GestureKit", "CX11", "CXCB"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -25,8 +25,8 @@ public final class LongPressGestureRecognizer: GestureRecognizer {
     @exclusivity(unchecked) private var inTap = false
     @exclusivity(unchecked) private var pressing = false
 
-    public init(name: String? = nil) {
-        super.init(kind: .longPress, name: name, continuous: true)
+    public required init(name: String? = nil) {
+        super.init(builtIn: .longPress, name: name, continuous: true)
     }
 
     public override var logValues: GestureValues { .longPress }

@@ -44,12 +44,12 @@ public class PanGestureRecognizer: GestureRecognizer {
     @exclusivity(unchecked) private var cachedCentroid = Point.zero
     @exclusivity(unchecked) private var cachedCount = 0
 
-    public init(name: String? = nil) {
-        super.init(kind: .pan, name: name, continuous: true)
+    public required init(name: String? = nil) {
+        super.init(builtIn: .pan, name: name, continuous: true)
     }
 
     init(kind: GestureKind, name: String?) {
-        super.init(kind: kind, name: name, continuous: true)
+        super.init(builtIn: kind, name: name, continuous: true)
     }
 
     public override var logValues: GestureValues {

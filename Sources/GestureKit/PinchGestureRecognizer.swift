@@ -22,8 +22,8 @@ public final class PinchGestureRecognizer: TwoTouchGestureRecognizer {
     @exclusivity(unchecked) private var touchpadScale = 1.0
     @exclusivity(unchecked) private var touchpadBaseScale = 1.0
 
-    public init(name: String? = nil) {
-        super.init(kind: .pinch, name: name, continuous: true)
+    public required init(name: String? = nil) {
+        super.init(builtIn: .pinch, name: name, continuous: true)
     }
 
     /// UIKit: `scale`. Setting it re-bases the measurement and zeroes the velocity.

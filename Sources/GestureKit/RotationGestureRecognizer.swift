@@ -17,8 +17,8 @@ public final class RotationGestureRecognizer: TwoTouchGestureRecognizer {
     @exclusivity(unchecked) private var accumulated = 0.0
     @exclusivity(unchecked) private var lastAngle = 0.0
 
-    public init(name: String? = nil) {
-        super.init(kind: .rotation, name: name, continuous: true)
+    public required init(name: String? = nil) {
+        super.init(builtIn: .rotation, name: name, continuous: true)
     }
 
     /// UIKit: `rotation`, radians. Setting it re-bases the measurement and zeroes the velocity.

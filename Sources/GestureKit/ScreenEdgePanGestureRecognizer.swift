@@ -47,7 +47,7 @@ public final class ScreenEdgePanGestureRecognizer: PanGestureRecognizer {
     @exclusivity(unchecked) private var first: Touch?
     @exclusivity(unchecked) private var checkedDirection = false
 
-    public override init(name: String? = nil) {
+    public required init(name: String? = nil) {
         super.init(kind: .screenEdgePan, name: name)
         maximumNumberOfTouches = 1
     }

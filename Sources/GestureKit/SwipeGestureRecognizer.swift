@@ -53,8 +53,8 @@ public final class SwipeGestureRecognizer: GestureRecognizer {
     @exclusivity(unchecked) private var extremeY = 0.0
     @exclusivity(unchecked) private var seenTouches = 0
 
-    public init(name: String? = nil) {
-        super.init(kind: .swipe, name: name, continuous: false)
+    public required init(name: String? = nil) {
+        super.init(builtIn: .swipe, name: name, continuous: false)
     }
 
     public override var logValues: GestureValues {

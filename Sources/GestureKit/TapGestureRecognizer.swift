@@ -45,8 +45,8 @@ public final class TapGestureRecognizer: GestureRecognizer {
     @exclusivity(unchecked) private var landSumY = 0.0
     @exclusivity(unchecked) private var tapLocation: Point?
 
-    public init(name: String? = nil) {
-        super.init(kind: .tap, name: name, continuous: false)
+    public required init(name: String? = nil) {
+        super.init(builtIn: .tap, name: name, continuous: false)
     }
 
     public override var logValues: GestureValues {

@@ -34,7 +34,7 @@ public enum EventLog {
         case .tap(let taps, let touches):
             j.add("touches", touches)
             j.add("taps", taps)
-        case .longPress, .shake:
+        case .longPress, .shake, .stateOnly:
             break
         case .swipe(let direction):
             j.add("direction", direction.description)

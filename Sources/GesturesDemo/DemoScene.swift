@@ -269,7 +269,8 @@ public final class DemoScene: ShellScene {
         // The wheel and a touchpad's smooth scroll pan the picture under the pointer
         // (Ctrl+wheel zooms it: a scroll-zoom reaches the image pinch as a touchpad pinch).
         imagePan.allowedScrollTypesMask = .all
-        dispatcher.onFailure = { [unowned self] r in self.regionRecognizerFailed(r) }
+        // The book's app (`--classic`) shows only recognized gestures: no failure hints.
+        if !classic { dispatcher.onFailure = { [unowned self] r in self.regionRecognizerFailed(r) } }
         updateScaleLimits()
     }
 
@@ -460,7 +461,7 @@ public final class DemoScene: ShellScene {
 
     public func handle(_ event: InputEvent) {
         if animation != nil { interruptAnimation(for: event) }
-        if case .touches(let frame) = event { trackRegionStrokes(frame) }
+        if !classic, case .touches(let frame) = event { trackRegionStrokes(frame) }
         dispatcher.handle(event)
         afterDispatch()
         if needsDisplay { keepImageInRange() }

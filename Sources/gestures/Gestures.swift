@@ -49,7 +49,8 @@ struct Gestures: ParsableCommand {
 
     static func main() {
         do {
-            var command = try directRun() ?? parseAsRoot()
+            let arguments = Array(Arguments.all.dropFirst())
+            var command = try directRun(arguments) ?? parseAsRoot(arguments)
             try command.run()
         } catch let failure as CommandFailure {
             failAndExit(failure)
@@ -85,8 +86,8 @@ extension Gestures {
     /// another subcommand's name — returns nil and goes to the root's parse, so every message,
     /// status and help text stays the root's (the parse has no side effects: `validate()` only
     /// checks values).
-    static func directRun() -> RunCommand? {
-        var arguments = Array(CommandLine.arguments.dropFirst())
+    static func directRun(_ arguments: [String]) -> RunCommand? {
+        var arguments = arguments
         if arguments.first == "run" {
             arguments.removeFirst()
         } else if let first = arguments.first, !first.hasPrefix("-") {
