@@ -80,7 +80,9 @@ extension XServerTests {
             #expect(woke < 25, "the app woke \(woke) times for 225 dead motions")
         }
 
-        @Test("Genuine touch (Xorg + inputtest): a finger lifted after a dead touch drag held 1 s is read at once")
+        @Test(
+            "Genuine touch (Xorg + inputtest): a finger lifted after a dead touch drag held 1 s is read at once",
+            xorgNeedsRoot)
         func touchLiftEndsTheBatch() throws {
             let directory = try TemporaryDirectory(prefix: "gestures-lift")
             let record = directory.file("rec.jsonl")
@@ -118,7 +120,7 @@ extension XServerTests {
         /// read at once. The split read is a race (the warp and the TouchBegin usually arrive
         /// together, so this test rarely sees it); it guards the rule that batching waits for a
         /// touch to reach the scene, the soak catches the race.
-        @Test("Genuine touch: the pointer emulation's warp before a touch does not start a batch")
+        @Test("Genuine touch: the pointer emulation's warp before a touch does not start a batch", xorgNeedsRoot)
         func touchWarpDoesNotBatch() throws {
             let t = try TouchSession(arguments: ["--input-batch-ms", "1000"])
             defer { t.close() }

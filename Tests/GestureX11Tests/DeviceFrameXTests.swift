@@ -12,7 +12,7 @@ extension XServerTests {
     /// before the next finger's is sent, so the app gets them in separate reads (as from
     /// Xwayland, or from Xorg when its input thread splits a frame). Made a frame each, a
     /// spread's centre wobbled by half a step and a twist about a fixed point started a pan.
-    @Suite("gestures run on Xorg + inputtest: a device frame's fingers in separate reads are one frame")
+    @Suite("gestures run on Xorg + inputtest: a device frame's fingers in separate reads are one frame", xorgNeedsRoot)
     struct DeviceFrameX {
         /// Sends each finger's update on its own and waits for the server to process it; the
         /// longest time from a device frame's first write to its last (the test's own round

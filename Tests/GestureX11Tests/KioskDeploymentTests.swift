@@ -224,8 +224,8 @@ extension XServerTests {
         }
 
         @Test(
-            "No keyboard: two fingers held 1 s in opposite corners (genuine XI2 touch) bring up the PIN pad; the PIN touched on it exits 0; held 0.4 s nothing"
-        )
+            "No keyboard: two fingers held 1 s in opposite corners (genuine XI2 touch) bring up the PIN pad; the PIN touched on it exits 0; held 0.4 s nothing",
+            xorgNeedsRoot)
         func adminCorners() throws {
             let directory = try TemporaryDirectory()
             let pinFile = directory.file("pin")

@@ -13,7 +13,7 @@ extension XServerTests {
     struct KioskRandR {
         @Test(
             "--monitor of the dummy output: 1024x768, --off, --auto: the window follows the monitor each time",
-            arguments: ["openbox", "xfwm4", "i3"])
+            xorgNeedsRoot, arguments: ["openbox", "xfwm4", "i3"])
         func modeChangeAndOffOn(wm name: String) throws {
             let server = try XorgInputTest()
             let directory = try TemporaryDirectory(prefix: "gestures-randr")

@@ -56,7 +56,7 @@ extension XServerTests {
             return (frames, motions, monotonicNow() - start)
         }
 
-        @Test("Xorg + dummy (60 Hz mode): Present pacing, at most one frame per vertical blank")
+        @Test("Xorg + dummy (60 Hz mode): Present pacing, at most one frame per vertical blank", xorgNeedsRoot)
         func presentOnXorg() throws {
             let server = try XorgInputTest()
             let session = try AppSession(display: server.display) { server.stop() }

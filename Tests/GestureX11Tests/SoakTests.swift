@@ -51,7 +51,7 @@ extension XServerTests {
     struct Soak {
         @Test(
             "Seeded random input through XTest, MPX, keys, resizes and XI2 touch: frames, idle CPU, exit, no growth",
-            .enabled(if: SoakConfig.current.seconds <= SoakConfig.shortLimit))
+            .enabled(if: SoakConfig.current.seconds <= SoakConfig.shortLimit), xorgNeedsRoot)
         func soak() throws { try runSoak(SoakConfig.current) }
     }
 }
@@ -61,7 +61,7 @@ extension XServerTests {
 struct LongSoak {
     @Test(
         "Seeded random input through XTest, MPX, keys, resizes and XI2 touch: frames, idle CPU, exit, no growth",
-        .enabled(if: SoakConfig.current.seconds > SoakConfig.shortLimit))
+        .enabled(if: SoakConfig.current.seconds > SoakConfig.shortLimit), xorgNeedsRoot)
     func soak() throws { try runSoak(SoakConfig.current) }
 }
 

@@ -17,7 +17,7 @@ import Testing
 /// p50/p95/max; asserts nothing about time.
 @Suite(
     "Touch input-to-frame latency (GESTURES_TOUCH_LATENCY)",
-    .enabled(if: ProcessInfo.processInfo.environment["GESTURES_TOUCH_LATENCY"] != nil))
+    .enabled(if: ProcessInfo.processInfo.environment["GESTURES_TOUCH_LATENCY"] != nil), xorgNeedsRoot)
 struct TouchLatency {
     @Test("Two fingers on the flower, both moving or one still: p50/p95 of touch → frame")
     func measure() throws {

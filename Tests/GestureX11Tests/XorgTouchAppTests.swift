@@ -46,7 +46,7 @@ final class TouchSession {
 extension XServerTests {
     /// Genuine XI 2.2 touch events and XI 2.4 touchpad gestures (docs/DESIGN.md §6), injected through
     /// Xorg's inputtest driver into `gestures run`.
-    @Suite("gestures run on Xorg + dummy + inputtest (genuine XI2 touch)")
+    @Suite("gestures run on Xorg + dummy + inputtest (genuine XI2 touch)", xorgNeedsRoot)
     struct XorgTouchApp {
         @Test("A one-finger touch tap in the tap region")
         func touchTap() throws {

@@ -278,7 +278,7 @@ extension XServerTests {
 
         // MARK: Touchpad swipe (Xorg + inputtest)
 
-        @Test("An XI 2.4 three-finger touchpad swipe to the right over the swipe region")
+        @Test("An XI 2.4 three-finger touchpad swipe to the right over the swipe region", xorgNeedsRoot)
         func touchpadSwipe() throws {
             let server = try XorgInputTest()
             let session = try AppSession(display: server.display) { server.stop() }

@@ -73,7 +73,8 @@ extension XServerTests {
             #expect(layout.width == 800 && layout.height == 600, "\(layout)")
         }
         @Test(
-            "Nested on Xorg + inputtest: genuine touches reach the app through Xwayland and pinch with a steady centre")
+            "Nested on Xorg + inputtest: genuine touches reach the app through Xwayland and pinch with a steady centre",
+            xorgNeedsRoot)
         func genuineTouchPinch() throws {
             let xorg = try XorgInputTest()
             defer { xorg.stop() }

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 #if canImport(Glibc)
     import Glibc
@@ -89,6 +90,15 @@ private func waitUntilAcceptingConnections(_ display: String, process: ChildProc
         throw XTestError("X server on \(display) does not accept connections")
     }
 }
+
+/// The condition of the tests that start Xorg with the inputtest driver (`XorgInputTest`): Xorg
+/// starts only as root here, so for any other user they are skipped with this reason instead of
+/// failing. CI runs the X tests as root, so there they always run.
+let xorgNeedsRoot = ConditionTrait.enabled(
+    if: geteuid() == 0,
+    Comment(
+        rawValue: "needs root: Xorg with the dummy and inputtest drivers (genuine XI2 touch) starts only as root; "
+            + "run the X tests as root, as CI does"))
 
 /// Xorg with the `dummy` video driver and `inputtest` input devices (docs/DESIGN.md §6): genuine XI 2.2
 /// touch events and XI 2.4 touchpad gestures. Needs root (CI runs as root). One connection per
