@@ -81,6 +81,9 @@ let package = Package(
         .testTarget(
             name: "GestureX11Tests",
             dependencies: ["GestureX11", "GesturesDemo", "GestureKit", "CX11"]),
+        // A library app the X tests run as a child (the main actor under the window, idle CPU,
+        // errors of a window without a display).
+        .executableTarget(name: "gestures-app-probe", dependencies: ["GestureX11"], path: "Tests/AppProbe"),
     ],
     swiftLanguageModes: [.v6]
 )
