@@ -58,10 +58,13 @@ let package = Package(
         // What a shell needs that is not X: the scene protocol, input translation, touch frames,
         // timing, replay. Pure Swift (GesturesDemo builds on it without the X libraries).
         .target(name: "GestureShellCore", dependencies: ["GestureKit"]),
-        .target(name: "GestureX11", dependencies: ["GestureKit", "GestureShellCore", "CXCB", "CCairo"]),
+        // PNG and JPEG into Cairo surfaces: the demo's picture and the library's image views.
+        .target(name: "GestureImage", dependencies: ["CCairo", "CTurboJPEG"]),
+        .target(
+            name: "GestureX11", dependencies: ["GestureKit", "GestureShellCore", "GestureImage", "CXCB", "CCairo"]),
         .target(
             name: "GesturesDemo",
-            dependencies: ["GestureKit", "GestureTrace", "GestureShellCore", "CCairo", "CTurboJPEG"]),
+            dependencies: ["GestureKit", "GestureTrace", "GestureShellCore", "GestureImage", "CCairo"]),
         .executableTarget(
             name: "gestures",
             dependencies: [

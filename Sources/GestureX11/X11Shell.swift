@@ -103,6 +103,9 @@ public final class X11Shell {
     /// Makes the window's icon (`_NET_WM_ICON`) when the first frame is up, unless
     /// `ShellOptions/icon` is set: the icon is then decoded off the way to the first frame.
     public var iconProvider: (() -> WindowIcon?)?
+    /// Called after each frame is presented, with the window pixels it drew (only these were
+    /// drawn and uploaded; the whole window for a full frame).
+    public var onFramePresented: (([PixelRect]) -> Void)?
     /// Called when a timed action of ``play(_:actions:exitWhenDone:)`` is due (its index).
     public var onReplayAction: ((Int) -> Void)?
 
