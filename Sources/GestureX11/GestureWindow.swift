@@ -68,6 +68,7 @@ public final class GestureWindow {
         o.title = title
         o.size = size
         shell = try X11Shell(options: o)
+        shell.quitsOnKeys = false
         root = View(frame: Rect(origin: .zero, size: shell.size), name: "root")
         dispatcher = TouchDispatcher(root: root)
         scene = ViewTreeScene(root: root, dispatcher: dispatcher)
@@ -76,6 +77,24 @@ public final class GestureWindow {
 
     /// The window's size in points.
     public var size: Size { shell.size }
+
+    /// Every key pressed and released in the window. UIKit: `pressesBegan(_:with:)` /
+    /// `pressesEnded(_:with:)`, and `UIKeyCommand` (match ``KeyPress/characters`` and
+    /// ``KeyPress/modifiers`` here). Ctrl+Z still shakes (a ``ShakeGestureRecognizer`` hears it).
+    public var onKey: ((KeyPress) -> Void)? {
+        get { shell.onKey }
+        set { shell.onKey = newValue }
+    }
+
+    /// Whether `q`, Ctrl+Q and Escape close the window, as they do in the `gestures` demo.
+    /// Default false: a library app chooses its own keys (call ``quit()`` from ``onKey``).
+    public var quitsOnKeys: Bool {
+        get { shell.quitsOnKeys }
+        set { shell.quitsOnKeys = newValue }
+    }
+
+    /// Ends ``run()`` after the current turn of the loop (UIKit has none; an app's window closes).
+    public func quit() { shell.quit(status: 0) }
 
     /// Asks for a frame (UIKit: `setNeedsDisplay()`).
     public func setNeedsDisplay() { scene.needsDisplay = true }

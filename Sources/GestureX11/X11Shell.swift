@@ -103,6 +103,12 @@ public final class X11Shell {
     /// Makes the window's icon (`_NET_WM_ICON`) when the first frame is up, unless
     /// `ShellOptions/icon` is set: the icon is then decoded off the way to the first frame.
     public var iconProvider: (() -> WindowIcon?)?
+    /// Every key pressed and released (after the kiosk's admin keys and the simulated-finger
+    /// modifier, which are the shell's); the key bindings (``KeyBindings``) still apply after it.
+    public var onKey: ((KeyPress) -> Void)?
+    /// Whether `q`, Ctrl+Q and Escape quit (the demo's keys; never in kiosk mode). Default true;
+    /// a ``GestureWindow`` sets it false (a library app decides which keys quit).
+    public var quitsOnKeys = true
     /// Called after each frame is presented, with the window pixels it drew (only these were
     /// drawn and uploaded; the whole window for a full frame).
     public var onFramePresented: (([PixelRect]) -> Void)?
