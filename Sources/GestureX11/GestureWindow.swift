@@ -155,9 +155,18 @@ private final class ViewTreeScene: ShellScene {
     var nextDeadline: Double? { dispatcher.nextDeadline }
     var hasLiveGestures: Bool { dispatcher.hasLiveGestures }
 
+    /// The centre of the visible part of the view under `point`: its transformed bounds' box
+    /// within the window (a zoomed view's own centre may be off-screen, and a finger mirrored
+    /// through it would be too).
     func mirrorCenter(for point: Point) -> Point {
         let v = root.hitTest(point) ?? root
-        return v.convert(Point(x: v.bounds.midX, y: v.bounds.midY), to: nil)
+        let box = v.bounds.applying(v.localToWindow)
+        let x0 = max(box.minX, 0)
+        let y0 = max(box.minY, 0)
+        let x1 = min(box.maxX, root.bounds.width)
+        let y1 = min(box.maxY, root.bounds.height)
+        guard x1 > x0, y1 > y0 else { return v.convert(Point(x: v.bounds.midX, y: v.bounds.midY), to: nil) }
+        return Point(x: (x0 + x1) / 2, y: (y0 + y1) / 2)
     }
 
     func draw(into cairo: OpaquePointer, overlay: [Point], showTouches: Bool) {
