@@ -23,8 +23,8 @@ import GestureShellCore
 /// parallel), and each MPX pointer as a finger. Hit testing, delivery and arbitration are
 /// GestureKit's (`TouchDispatcher`).
 ///
-/// Drawing: views draw themselves (``View/backgroundColor``, ``Label``, ``ImageView``, a
-/// ``View/draw(_:in:)`` override), back to front over a white window, as in UIKit:
+/// Drawing: views draw themselves (`View.backgroundColor`, ``Label``, ``ImageView``, a
+/// `draw(_:in:)` override), back to front over a white window, as in UIKit:
 ///
 /// ```swift
 /// let label = Label(frame: Rect(x: 20, y: 20, width: 300, height: 40))
@@ -80,7 +80,7 @@ public final class GestureWindow {
 
     /// Every key pressed and released in the window. UIKit: `pressesBegan(_:with:)` /
     /// `pressesEnded(_:with:)`, and `UIKeyCommand` (match ``KeyPress/characters`` and
-    /// ``KeyPress/modifiers`` here). Ctrl+Z still shakes (a ``ShakeGestureRecognizer`` hears it).
+    /// ``KeyPress/modifiers`` here). Ctrl+Z still shakes (a `ShakeGestureRecognizer` hears it).
     public var onKey: ((KeyPress) -> Void)? {
         get { shell.onKey }
         set { shell.onKey = newValue }

@@ -1,8 +1,8 @@
 import CCairo
 import GestureKit
 
-/// `CGContext`-shaped drawing for ``View/draw(_:in:)`` overrides: the calls a UIKit developer
-/// reaches for, each one Cairo call (or two). Anything else: ``GraphicsContext/cairo``.
+/// `CGContext`-shaped drawing for `View.draw(_:in:)` overrides: the calls a UIKit developer
+/// reaches for, each one Cairo call (or two). Anything else: `cairo`.
 extension GraphicsContext {
     /// UIKit: `setFillColor(_:)` (Cairo has one source for fill and stroke: the last set wins).
     public func setFillColor(_ color: Color) {

@@ -104,7 +104,7 @@ public final class X11Shell {
     /// `ShellOptions/icon` is set: the icon is then decoded off the way to the first frame.
     public var iconProvider: (() -> WindowIcon?)?
     /// Every key pressed and released (after the kiosk's admin keys and the simulated-finger
-    /// modifier, which are the shell's); the key bindings (``KeyBindings``) still apply after it.
+    /// modifier, which are the shell's); the key bindings (`KeyBindings`) still apply after it.
     public var onKey: ((KeyPress) -> Void)?
     /// Whether `q`, Ctrl+Q and Escape quit (the demo's keys; never in kiosk mode). Default true;
     /// a ``GestureWindow`` sets it false (a library app decides which keys quit).

@@ -6,6 +6,7 @@
 //                                    prints `ran NAME LATE_MS DRAWN_MS`, then quits
 //   gestures-app-probe idle          prints `ready` once the first frame is up, runs until SIGTERM
 //   gestures-app-probe open          only opens the window: an error is printed as one line
+//   gestures-app-probe damage[-full] one view recoloured 300 times: damage and CPU per frame
 import Dispatch
 import GestureX11
 
@@ -47,8 +48,62 @@ case "open":
 case "idle":
     window.shell.onReady = { _ in say("ready") }
     exit(window.run())
+case "damage", "damage-full":
+    exit(damageFigures(full: mode == "damage-full"))
 default:
     break
+}
+
+/// The figures of a frame that changes one view: a 800×600 window of 24 cards (labels on
+/// colours), one 60×40 card recoloured 300 times, 60 per second; prints the frames, the mean
+/// damage per frame (pixels) and the CPU per frame (user + system of the whole process). With
+/// `full`, a whole-window `draw` hook makes every frame draw the whole window, for comparison.
+@MainActor func damageFigures(full: Bool) -> Int32 {
+    guard let w = try? GestureWindow(title: "damage", size: Size(width: 800, height: 600)) else { return 1 }
+    var cards: [View] = []
+    for i in 0..<24 {
+        let card = Label(frame: Rect(x: 20 + Double(i % 6) * 130, y: 20 + Double(i / 6) * 140, width: 120, height: 120))
+        card.backgroundColor = Color(red: 0.3 + 0.02 * Double(i), green: 0.5, blue: 0.8)
+        card.text = "Card \(i)"
+        card.textAlignment = .center
+        w.root.addSubview(card)
+        cards.append(card)
+    }
+    let target = View(frame: Rect(x: 350, y: 500, width: 60, height: 40))
+    w.root.addSubview(target)
+    if full {
+        w.draw = { cr in
+            cairo_set_source_rgb(cr, 1, 1, 1)
+            cairo_paint(cr)
+        }
+    }
+    var areas: [Int] = []
+    var counting = false
+    w.shell.onFramePresented = { rects in if counting { areas.append(rects.reduce(0) { $0 + $1.area }) } }
+    func cpu() -> Double {
+        var u = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &u)
+        return Double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + Double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6
+    }
+    w.shell.onReady = { _ in
+        Task { @MainActor in
+            try await Task.sleep(for: .milliseconds(300))
+            counting = true
+            let start = cpu()
+            for i in 0..<300 {
+                target.backgroundColor = i % 2 == 0 ? .red : .green
+                try await Task.sleep(for: .milliseconds(16))
+            }
+            let used = cpu() - start
+            counting = false
+            let n = max(areas.count, 1)
+            say(
+                "frames \(areas.count) damage_px_per_frame \(areas.reduce(0, +) / n) window_px \(800 * 600) "
+                    + "cpu_us_per_frame \(Int(used / Double(n) * 1e6))")
+            w.quit()
+        }
+    }
+    return w.run()
 }
 
 /// Each mechanism: when it was due, when it ran, when the next frame was drawn.
