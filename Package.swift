@@ -83,7 +83,7 @@ let package = Package(
             dependencies: ["GesturesDemo", "GestureTrace", "GestureKit", "GestureX11", "CCairo"]),
         .testTarget(
             name: "GestureX11Tests",
-            dependencies: ["GestureX11", "GesturesDemo", "GestureKit", "CX11"]),
+            dependencies: ["GestureX11", "GesturesDemo", "GestureKit", "CX11", "CXCB"]),
         // A library app the X tests run as a child (the main actor under the window, idle CPU,
         // errors of a window without a display).
         .executableTarget(name: "gestures-app-probe", dependencies: ["GestureX11"], path: "Tests/AppProbe"),
@@ -92,7 +92,7 @@ let package = Package(
 )
 
 // Benchmarks (ordo-one/package-benchmark), built only on request so that the test build stays
-// lean: `GESTURES_BENCHMARKS=1 swift package benchmark` (see README).
+// lean: `GESTURES_BENCHMARKS=1 swift package benchmark` (see docs/performance.md).
 if Context.environment["GESTURES_BENCHMARKS"] != nil {
     package.dependencies.append(
         .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.0", traits: ["MallocInterposer"]))

@@ -11,8 +11,8 @@ written with zlib + struct.
 
 Beside OUT.png it writes OUT.pixels (flower.pixels): the same picture as the app holds it, so
 that the app's start need not decode the PNG (libpng's inflate, check and premultiplication
-were a quarter of the instructions from exec to the first frame). The format, read by
-`DemoImage.bundled`: "GPIXARGB", width and height as little-endian 32-bit numbers, then
+are a quarter of the instructions from exec to the first frame when it is decoded there). The
+format, read by `DemoImage.bundled`: "GPIXARGB", width and height as little-endian 32-bit numbers, then
 width x height pixels, each a little-endian 32-bit 0xAARRGGBB with the colour premultiplied by
 alpha exactly as cairo's PNG reader does (rows top to bottom, no padding). `--pixels PNG` writes
 it for an existing PNG (8-bit RGBA, filter type 0, as written here).

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes Resources/tour.jsonl: the demo's bundled tour, a JSON Lines trace (DESIGN.md §4.1)
+"""Writes Resources/tour.jsonl: the demo's bundled tour, a JSON Lines trace (docs/DESIGN.md §4.1)
 for a 1024x768 window that taps, swipes, pinches, rotates, pans the flower and shakes.
 
 Positions follow the demo layout at 1024x768 (`gestures layout`): tap region centre

@@ -6,7 +6,7 @@ import GesturesDemo
 /// The demo scene fed a long two-finger pinch + rotate stream on the image (pan, pinch and
 /// rotation recognizers active together, the image transform updated every frame), no event
 /// log attached. One benchmark iteration = one frame of two touch moves, so the figures per
-/// touch event are half the per-iteration ones. Budget (issue 2): ≤ 300 ns per touch event,
+/// touch event are half the per-iteration ones. Budget (docs/performance.md): ≤ 300 ns per touch event,
 /// 0 allocations per move event in steady state.
 @MainActor
 final class PinchRotateStream {
@@ -62,7 +62,7 @@ nonisolated(unsafe) var stream: PinchRotateStream?
 
 /// One full frame of the demo at 1280×800 with the image scaled and rotated, drawn with Cairo
 /// into an ARGB32 image surface (what the X shell draws into before copying to the window).
-/// Budget (issue 3): ≤ 2 ms per frame.
+/// Budget (docs/performance.md): ≤ 2 ms per frame.
 @MainActor
 final class FullFrame {
     let scene: DemoScene
@@ -95,8 +95,8 @@ let benchmarks: @Sendable () -> Void = {
 
     // One iteration is 1000 frames (scalingFactor .kilo: results read per frame). The closure
     // runs on the main actor, so the hop to it happens before the measurement starts: the
-    // unscaled malloc count (`--scale`) is that of 1000 frames alone (the hop's own ~17
-    // allocations used to be counted, hiding a rare allocation in the frames).
+    // unscaled malloc count (`--scale`) is that of 1000 frames alone (counting the hop's own ~17
+    // allocations would hide a rare allocation in the frames).
     Benchmark(
         "DemoScene pinch+rotate frame (2 touch moves)",
         configuration: .init(scalingFactor: .kilo)

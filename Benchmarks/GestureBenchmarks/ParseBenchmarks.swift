@@ -3,7 +3,7 @@ import GestureKit
 import GestureTrace
 import GesturesDemo
 
-/// The readers stay linear on hostile sizes (issue 11): each benchmark parses one large input,
+/// The readers stay linear on hostile sizes: each benchmark parses one large input,
 /// built before the measurement starts. One iteration = one whole parse.
 ///
 /// - a 2 MB JSON Lines line: one object of 200k keys (refused for its first unknown key, after

@@ -2,12 +2,12 @@
 // one reader per run, chosen by GESTURES_FUZZ_TARGET:
 //
 //   trace     TraceReader.parse: format detection, then the reader it picks
-//   jsonl     the JSON Lines trace reader (DESIGN §4.1)
+//   jsonl     the JSON Lines trace reader (docs/DESIGN.md §4.1)
 //   evemu     the evemu reader; bytes after a NUL are the device description (--device)
 //   getevent  the Android `getevent -lt` reader and its multitouch reconstruction
 //   gzip      gzip decompression, then TraceReader.parse of the result
 //   json      the JSON value parser, as a line and as a document
-//   spec      the recognizer playground spec (DESIGN §4.3; Sources/GesturesDemo/PlaygroundSpec*.swift,
+//   spec      the recognizer playground spec (docs/DESIGN.md §4.3; Sources/GesturesDemo/PlaygroundSpec*.swift,
 //             compiled into this harness)
 //
 // Besides crashes and AddressSanitizer reports, the harness checks what the readers promise: an
@@ -82,7 +82,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         guard error.file == file || error.file == "fuzz.desc", error.line >= 0, !error.message.isEmpty else {
             fatalError("a reader error that does not name the file and line: \(error)")
         }
-        // Issue 11: what the user sees is one short line, harmless to a terminal.
+        // What the user sees is one short line, harmless to a terminal.
         let shown = error.description.unicodeScalars
         if shown.count > MessageText.lineLimit + 1
             || shown.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
@@ -93,8 +93,8 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     return 0
 }
 
-/// DESIGN §4.1: times are finite, ≥ 0 and never decrease; coordinates are within
-/// ``TraceReader/maximumMagnitude`` (issue 11: so that nothing downstream overflows).
+/// docs/DESIGN.md §4.1: times are finite, ≥ 0 and never decrease; coordinates are within
+/// ``TraceReader/maximumMagnitude`` (so that nothing downstream overflows).
 func checkJSONL(_ events: [InputEvent]) {
     var last = 0.0
     for event in events {

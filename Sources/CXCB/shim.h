@@ -2,10 +2,16 @@
 #define GESTURES_CXCB_SHIM_H
 // The X11 shell's only view of X: XCB and its extensions (the shell has no Xlib, so no second
 // event queue that a library could wait in).
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ipc.h>
 #include <sys/shm.h>
+#include <time.h>
+#include <unistd.h>
 #include <xcb/xcb.h>
 #include <xcb/xcbext.h>
 #include <xcb/xinput.h>
@@ -92,5 +98,51 @@ static inline void gestures_send_client_message(
 static inline void *gestures_shm_attach(int id) {
     void *p = shmat(id, NULL, 0);
     return p == (void *)-1 ? NULL : p;
+}
+/// The connection set-up's watchdog: waits on `fd` (the read end of a pipe whose write end is
+/// closed when xcb_connect returns) for at most `milliseconds`; on timeout writes `message` to
+/// standard error and ends the process with status 1 (`_exit`: the main thread is inside
+/// xcb_connect and nothing else can be relied on).
+struct gestures_connect_watch {
+    int fd;
+    int milliseconds;
+    const char *message;
+};
+
+static inline void *gestures_connect_watchdog(void *arg) {
+    const struct gestures_connect_watch *w = arg;
+    struct timespec start, now;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    for (;;) {
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        long elapsed = (now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000;
+        if (elapsed >= w->milliseconds) break;
+        struct pollfd p = {.fd = w->fd, .events = POLLIN, .revents = 0};
+        int r = poll(&p, 1, (int)(w->milliseconds - elapsed));
+        if (r > 0) return NULL;  // xcb_connect returned (the write end was closed)
+        if (r < 0 && errno != EINTR) return NULL;
+    }
+    ssize_t unused = write(2, w->message, strlen(w->message));
+    (void)unused;
+    _exit(1);
+}
+
+/// xcb_connect with a deadline: a server that accepts the connection and never answers the
+/// set-up (a stopped or wedged server, a stale socket someone else listens on) would leave
+/// xcb_connect waiting forever. A watchdog thread ends the process with `message` and status 1
+/// after `milliseconds`; it is gone when this returns.
+static inline xcb_connection_t *gestures_connect_within(
+    const char *display, int *screen, int milliseconds, const char *message)
+{
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0) return xcb_connect(display, screen);
+    struct gestures_connect_watch w = {.fd = fds[0], .milliseconds = milliseconds, .message = message};
+    pthread_t thread;
+    int started = pthread_create(&thread, NULL, gestures_connect_watchdog, &w) == 0;
+    xcb_connection_t *c = xcb_connect(display, screen);
+    close(fds[1]);
+    if (started) pthread_join(thread, NULL);
+    close(fds[0]);
+    return c;
 }
 #endif

@@ -1,4 +1,4 @@
-/// The one place where recognizers compete for touches (DESIGN.md §3, "Arbitration"): every
+/// The one place where recognizers compete for touches (docs/DESIGN.md §3, "Arbitration"): every
 /// state a recognizer asks for comes here, and only here is it decided who wins, who fails and
 /// who waits. UIKit keeps this inside its private gesture environment; Flutter's
 /// `GestureArenaManager` (members, claims, holds, a sweep when the pointers are gone) is the
@@ -147,11 +147,12 @@ final class GestureArena {
         }
     }
 
-    private static func requestOffTheHotPath(_ next: GestureState, for r: GestureRecognizer) {
+    private static func requestOffTheHotPath(_ requested: GestureState, for r: GestureRecognizer) {
         if let arena = r.dispatcher?.arena {
-            arena.request(next, for: r)
+            arena.request(requested, for: r)
             return
         }
+        let next = adjusted(requested, for: r)
         guard isLegal(next, for: r) else { return }
         if r.stateStorage == .possible && next != .failed && r.delegate?.gestureRecognizerShouldBegin(r) == false {
             r.perform(.failed)
@@ -169,13 +170,27 @@ final class GestureArena {
         }
     }
 
+    /// Whether `r` may ask for `next` now. An illegal request is ignored, as UIKit ignores it;
+    /// one of a built-in recognizer is a bug of this library, which a debug build stops at.
     private static func isLegal(_ next: GestureState, for r: GestureRecognizer) -> Bool {
-        if r.stateStorage.canTransition(to: next, continuous: r.isContinuous) { return true }
-        assertionFailure("GestureKit: \(r.name) asked for the illegal transition \(r.stateStorage) → \(next)")
+        if r.canPerform(next) { return true }
+        if r.isBuiltIn {
+            assertionFailure("GestureKit: \(r.name) asked for the illegal transition \(r.stateStorage) → \(next)")
+        }
         return false
     }
 
-    func request(_ next: GestureState, for r: GestureRecognizer) {
+    /// A subclass's `cancelled` while still possible (Apple's discrete samples do this when
+    /// their touches are cancelled) is taken as `failed`.
+    private static func adjusted(_ next: GestureState, for r: GestureRecognizer) -> GestureState {
+        if next == .cancelled && r.stateStorage == .possible && !r.isBuiltIn && r.seat.hold != .began {
+            return .failed
+        }
+        return next
+    }
+
+    func request(_ requested: GestureState, for r: GestureRecognizer) {
+        let next = Self.adjusted(requested, for: r)
         let current = r.stateStorage
         if next == .changed && current.isActive {
             r.perform(.changed)
@@ -205,7 +220,9 @@ final class GestureArena {
         case (.began, .ended): r.seat.hold = .beganThenEnded
         case (.began, .cancelled): r.seat.hold = .beganThenCancelled
         default:
-            assertionFailure(
+            // Ignored (UIKit ignores it); a built-in recognizer's is a bug of this library.
+            assert(
+                !r.isBuiltIn,
                 "GestureKit: \(r.name) asked for \(next) while its success (\(r.seat.hold)) waits on a requirement")
         }
     }
@@ -355,16 +372,19 @@ final class GestureArena {
         while i < members.count {
             let r = members[i]
             i += 1
+            var cancelled = false
             if !r.touches.isEmpty {
                 r.lastKnownLocation = r.locationInWindow
+                cancelled = r.touches.contains { $0.phase == .cancelled }
                 r.touches.removeAll { $0.phase == .ended || $0.phase == .cancelled }
             }
             guard r.touches.isEmpty && !r.touchpadActive else { continue }
             if r.stateStorage == .possible && !isWaiting(r) && r.isEnabled {
                 fail(r)
             } else if r.stateStorage.isActive {
-                // Subclasses end at their last lift; this keeps the machine from sticking.
-                r.perform(.ended)
+                // Subclasses end at their last lift (or cancel when their touches are
+                // cancelled); this keeps the machine from sticking.
+                r.perform(cancelled ? .cancelled : .ended)
             }
         }
         i = 0

@@ -19,9 +19,13 @@
 ///
 /// A request with no arrow here (a discrete recognizer beginning, a continuous one ending or
 /// changing from `possible`, anything out of `ended`, `cancelled` or `failed`, asking for
-/// `possible`) is a programming error: `GestureArena` stops a debug build with an `assert`; a
-/// release build ignores the request. A success held back by a failure requirement leaves the
-/// state `possible` until it applies (see `GestureArena.Hold`).
+/// `possible`) is ignored, as UIKit ignores it: no subclass that follows UIKit's contract can
+/// trap. (The built-in recognizers are checked: one of theirs stops a debug build with an
+/// `assert`.) A subclass that names no kind (``GestureRecognizer/init(name:)``) is neither
+/// discrete nor continuous until it asks: from `possible` it may ask for `began` or `ended`; and
+/// `possible → cancelled` (Apple's samples cancel a discrete recognizer's touches so) is taken as
+/// `failed`. A success held back by a failure requirement leaves the state `possible` until it
+/// applies (see `GestureArena.Hold`).
 public enum GestureState: String, Sendable, Hashable, CaseIterable {
     case possible, began, changed, ended, cancelled, failed
     /// UIKit: `.recognized`, the same state as `.ended`.
@@ -46,9 +50,32 @@ public enum GestureState: String, Sendable, Hashable, CaseIterable {
     }
 }
 
-/// The kinds of recognizer, as named in the event log.
-public enum GestureKind: String, Sendable, Hashable, CaseIterable {
-    case tap, longPress, swipe, pan, screenEdgePan, pinch, rotation, shake
+/// The kind of a recognizer, as the event log's `kind` names it. UIKit has none (a recognizer
+/// is known by its class). An open set: the built-in recognizers' kinds are the static members
+/// (``allCases``); a subclass that names none has its type's name
+/// (`CheckmarkGestureRecognizer`).
+public struct GestureKind: RawRepresentable, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public static let tap = GestureKind(rawValue: "tap")
+    public static let longPress = GestureKind(rawValue: "longPress")
+    public static let swipe = GestureKind(rawValue: "swipe")
+    public static let pan = GestureKind(rawValue: "pan")
+    public static let screenEdgePan = GestureKind(rawValue: "screenEdgePan")
+    public static let pinch = GestureKind(rawValue: "pinch")
+    public static let rotation = GestureKind(rawValue: "rotation")
+    public static let shake = GestureKind(rawValue: "shake")
+    /// The built-in kinds.
+    public static let allCases: [GestureKind] = [
+        .tap, .longPress, .swipe, .pan, .screenEdgePan, .pinch, .rotation, .shake,
+    ]
+    public var description: String { rawValue }
+}
+
+/// Whether a recognizer begins and changes (continuous), goes straight to recognized
+/// (discrete), or has not said (a subclass that names no kind: either, as in UIKit).
+enum Continuity: Sendable {
+    case discrete, continuous, either
 }
 
 /// The base class of every recognizer. UIKit: `UIGestureRecognizer` (with the subclass API of
@@ -56,22 +83,44 @@ public enum GestureKind: String, Sendable, Hashable, CaseIterable {
 ///
 /// Subclasses only *ask* for a state by assigning `state` (see ``GestureState`` for the state
 /// machine). The request goes to the dispatcher's `GestureArena`, the one place that decides:
-/// it checks that the transition is legal (an illegal request trips an `assert` in debug builds
-/// and is ignored in release), asks the delegate (`shouldBegin`), holds a success back while a
+/// it checks that the transition is legal (an illegal request is ignored, as UIKit ignores it),
+/// asks the delegate (`shouldBegin`), holds a success back while a
 /// failure requirement is pending, and settles the other recognizers of the same touches. The
 /// recognizer itself only *performs* a decided transition: it fires the actions and reports the
 /// transition to the log.
 ///
-/// Deviations from UIKit: actions are closures (`addAction`), not target/selector pairs; time
-/// comes from the input and the dispatcher's ``Scheduler`` only.
+/// A subclass is written as for UIKit (see the article "Coming from UIKit: recognizers"): no
+/// initializer of its own is needed (``init(name:)``, UIKit's `init(target:action:)`), it
+/// overrides `touchesBegan(_:with:)` and its siblings (`Set<Touch>`, ``TouchEvent``), `reset()`,
+/// and assigns `state`; its log lines carry its name, kind and state (``logValues`` is
+/// ``GestureValues/stateOnly``). The built-in recognizers override the array forms
+/// (`touchesBegan(_: [Touch])`), which allocate nothing; their defaults call the set forms.
+///
+/// Deviations from UIKit: actions are closures (``addTarget(_:)`` with the recognizer's own
+/// type, or ``addAction(_:)``), not target/selector pairs; time comes from the input and the
+/// dispatcher's ``Scheduler`` only; a subclass that declares a designated initializer of its
+/// own must also provide the `required` ``init(name:)`` (Swift's rule for
+/// ``init(name:action:)``, which every recognizer type has).
 @MainActor
 open class GestureRecognizer {
-    /// Name in the event log.
+    /// Name in the event log (UIKit: `name`); by default the kind's.
     @exclusivity(unchecked) public var name: String
-    public let kind: GestureKind
+    /// The kind in the event log: the built-in recognizer's, or the subclass's type name.
+    public var kind: GestureKind { kindStorage ?? GestureKind(rawValue: String(describing: type(of: self))) }
+    private let kindStorage: GestureKind?
     /// Continuous recognizers (pan, pinch…) begin, change and end; discrete ones (tap, swipe,
-    /// shake) go straight to `ended` (recognized).
-    public let isContinuous: Bool
+    /// shake) go straight to `ended` (recognized). A subclass that names no kind reads false
+    /// until it has begun.
+    public var isContinuous: Bool {
+        continuity == .continuous || (continuity == .either && (stateStorage.isActive || lastBegan))
+    }
+    let continuity: Continuity
+    /// An instance of a built-in recognizer class (not of a subclass of one): an illegal request
+    /// of theirs is a bug of this library, which a debug build stops at.
+    @exclusivity(unchecked) private(set) var isBuiltIn = false
+    /// A recognizer of either continuity that began in this gesture (its `ended` and
+    /// `cancelled` are then a continuous gesture's).
+    @exclusivity(unchecked) var lastBegan = false
     @exclusivity(unchecked) public weak var delegate: (any GestureRecognizerDelegate)?
     /// The view the recognizer is attached to. UIKit: `view`.
     @exclusivity(unchecked) public internal(set) weak var view: View?
@@ -133,10 +182,38 @@ open class GestureRecognizer {
     @exclusivity(unchecked) var scratchEndedCount = 0
     @exclusivity(unchecked) var scratchCancelledCount = 0
 
+    /// A recognizer of a kind of its own, discrete or continuous as said: illegal requests for
+    /// that continuity are ignored.
     public init(kind: GestureKind, name: String? = nil, continuous: Bool) {
-        self.kind = kind
+        self.kindStorage = kind
         self.name = name ?? kind.rawValue
-        self.isContinuous = continuous
+        self.continuity = continuous ? .continuous : .discrete
+        reserveScratch()
+    }
+
+    /// The built-in recognizers' initializer.
+    init(builtIn kind: GestureKind, name: String?, continuous: Bool) {
+        self.kindStorage = kind
+        self.name = name ?? kind.rawValue
+        self.continuity = continuous ? .continuous : .discrete
+        reserveScratch()
+        // A subclass of a built-in recognizer is an app's: held to UIKit's contract only.
+        isBuiltIn = String(reflecting: type(of: self)).hasPrefix("GestureKit.")
+    }
+
+    /// UIKit: `init(target:action:)` (add the action with ``addTarget(_:)``, or use
+    /// ``init(name:action:)``). The designated initializer a subclass inherits: its kind is its
+    /// type's name, as is its name unless one is given; it may be discrete or continuous (see
+    /// ``GestureState``).
+    public required init(name: String? = nil) {
+        self.kindStorage = nil
+        self.name = name ?? ""
+        self.continuity = .either
+        reserveScratch()
+        if name == nil { self.name = kind.rawValue }
+    }
+
+    private func reserveScratch() {
         touches.reserveCapacity(4)
         seat.claims.reserveCapacity(8)
         scratchBegan.reserveCapacity(4)
@@ -154,8 +231,9 @@ open class GestureRecognizer {
         set { GestureArena.request(newValue, for: self) }
     }
 
-    /// UIKit: `addTarget(_:action:)`, as a closure. Fired on began, changed, ended (recognized)
-    /// and cancelled, never on failed.
+    /// UIKit: `addTarget(_:action:)`, as a closure taking the base type (``addTarget(_:)``
+    /// passes the recognizer's own). Fired on began, changed, ended (recognized) and cancelled,
+    /// never on failed.
     public func addAction(_ action: @escaping (GestureRecognizer) -> Void) {
         actions.append(action)
     }
@@ -188,18 +266,34 @@ open class GestureRecognizer {
         touches[index].location(in: view)
     }
 
-    /// The values reported in the event log at a transition.
-    open var logValues: GestureValues { fatalError("subclasses report their values") }
+    /// The values reported in the event log at a transition: none by default (the line then
+    /// carries the name, kind, state, location and touches).
+    open var logValues: GestureValues { .stateOnly }
 
     // MARK: Subclass API
 
-    open func touchesBegan(_ touches: [Touch]) {}
-    open func touchesMoved(_ touches: [Touch]) {}
-    open func touchesEnded(_ touches: [Touch]) {}
-    /// By default a cancelled touch cancels an active gesture and fails a possible one.
-    open func touchesCancelled(_ touches: [Touch]) {
-        if state.isActive { state = .cancelled } else if state == .possible { state = .failed }
-    }
+    /// The frame's touches that began, as an array (no allocation): the built-in recognizers
+    /// override these. By default each calls its UIKit-shaped sibling with a set and the event.
+    open func touchesBegan(_ touches: [Touch]) { touchesBegan(Set(touches), with: currentEvent) }
+    open func touchesMoved(_ touches: [Touch]) { touchesMoved(Set(touches), with: currentEvent) }
+    open func touchesEnded(_ touches: [Touch]) { touchesEnded(Set(touches), with: currentEvent) }
+    /// The built-in recognizers cancel an active gesture and fail a possible one after this
+    /// (the dispatcher does it); a subclass decides for itself.
+    open func touchesCancelled(_ touches: [Touch]) { touchesCancelled(Set(touches), with: currentEvent) }
+
+    /// UIKit: `touchesBegan(_:with:)`: the touches of this recognizer that began in `event`.
+    open func touchesBegan(_ touches: Set<Touch>, with event: TouchEvent) {}
+    /// UIKit: `touchesMoved(_:with:)`.
+    open func touchesMoved(_ touches: Set<Touch>, with event: TouchEvent) {}
+    /// UIKit: `touchesEnded(_:with:)`.
+    open func touchesEnded(_ touches: Set<Touch>, with event: TouchEvent) {}
+    /// UIKit: `touchesCancelled(_:with:)`. As in UIKit it leaves the state alone: the subclass
+    /// sets it (`cancelled` or `failed`). One that does not is failed (possible) or cancelled
+    /// (active) once its touches are gone.
+    open func touchesCancelled(_ touches: Set<Touch>, with event: TouchEvent) {}
+
+    /// The event of the frame being delivered.
+    var currentEvent: TouchEvent { TouchEvent(timestamp: now, dispatcher: dispatcher) }
     /// Whether the recognizer takes touchpad pinch gestures (pinch and rotation do).
     open var acceptsTouchpadPinch: Bool { false }
     /// Whether the recognizer takes touches (shake does not).
@@ -239,6 +333,11 @@ open class GestureRecognizer {
     /// makes this recognizer compete with the others that received it. The state is unchanged.
     public func ignore(_ touch: Touch) {
         dispatcher?.ignore(touch, by: self)
+    }
+
+    /// UIKit: `ignore(_:for:)`: as ``ignore(_:)`` (the event is the frame being delivered).
+    public func ignore(_ touch: Touch, for event: TouchEvent) {
+        ignore(touch)
     }
 
     // MARK: Helpers for subclasses
@@ -285,7 +384,7 @@ open class GestureRecognizer {
     /// not entered (nor reported).
     func perform(_ next: GestureState) {
         assert(
-            stateStorage.canTransition(to: next, continuous: isContinuous),
+            canPerform(next),
             "GestureKit: \(name) performed the illegal transition \(stateStorage) → \(next)")
         let loc = locationInWindow
         let n = numberOfTouches
@@ -301,6 +400,7 @@ open class GestureRecognizer {
             return
         }
         stateStorage = next
+        if next == .began { lastBegan = true }
         lastReported = (loc, n, values)
         if next.isFinished { dispatcher?.needsHousekeeping = true }
         if next != .failed {
@@ -327,12 +427,26 @@ open class GestureRecognizer {
     func performReset() {
         cancelTimer()
         stateStorage = .possible
+        lastBegan = false
         touches.removeAll(keepingCapacity: true)
         touchpadActive = false
         lastReported = nil
         clearScratch()
         reset()
         dispatcher = nil
+    }
+
+    /// Whether the state machine has an arrow from the current state to `next` for this
+    /// recognizer's continuity.
+    func canPerform(_ next: GestureState) -> Bool {
+        switch continuity {
+        case .discrete: stateStorage.canTransition(to: next, continuous: false)
+        case .continuous: stateStorage.canTransition(to: next, continuous: true)
+        case .either:
+            stateStorage == .possible
+                ? stateStorage.canTransition(to: next, continuous: next == .began)
+                : stateStorage.canTransition(to: next, continuous: true)
+        }
     }
 
     private func disable() {

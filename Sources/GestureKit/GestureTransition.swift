@@ -8,6 +8,9 @@ public enum GestureValues: Equatable, Sendable {
     case pinch(scale: Double, velocity: Double)
     case rotation(rotation: Double, velocity: Double)
     case shake
+    /// A recognizer that reports no values (a subclass that does not override
+    /// ``GestureRecognizer/logValues``): its line carries its name, kind and state only.
+    case stateOnly
 
     /// Equal apart from velocities: a `changed` is reported only when this differs.
     func sameIgnoringVelocity(_ o: GestureValues) -> Bool {

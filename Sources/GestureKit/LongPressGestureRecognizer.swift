@@ -1,6 +1,6 @@
 /// Recognizes a press held still. UIKit: `UILongPressGestureRecognizer` (continuous).
 ///
-/// Rules (DESIGN.md §3): began when ``minimumPressDuration`` (0.5 s) elapses with
+/// Rules (docs/DESIGN.md §3): began when ``minimumPressDuration`` (0.5 s) elapses with
 /// ``numberOfTouchesRequired`` touches down, none having moved more than ``allowableMovement``
 /// (10 pt) from where it went down; more touches than required fails; after began, movement is
 /// reported as changed (the limit no longer applies) and the gesture ends when the number of
@@ -25,8 +25,8 @@ public final class LongPressGestureRecognizer: GestureRecognizer {
     @exclusivity(unchecked) private var inTap = false
     @exclusivity(unchecked) private var pressing = false
 
-    public init(name: String? = nil) {
-        super.init(kind: .longPress, name: name, continuous: true)
+    public required init(name: String? = nil) {
+        super.init(builtIn: .longPress, name: name, continuous: true)
     }
 
     public override var logValues: GestureValues { .longPress }

@@ -1,6 +1,6 @@
 /// Recognizes a drag of one or more fingers. UIKit: `UIPanGestureRecognizer` (continuous).
 ///
-/// Rules (DESIGN.md §3): began once the centroid has moved more than ``minimumMovement`` (10 pt)
+/// Rules (docs/DESIGN.md §3): began once the centroid has moved more than ``minimumMovement`` (10 pt)
 /// with a number of touches down inside ``minimumNumberOfTouches``…``maximumNumberOfTouches``;
 /// ``translation(in:)`` is measured from the touch-down centroid (the 10 pt are not subtracted);
 /// a change in the number of fingers re-bases the centroid so the translation does not jump;
@@ -44,12 +44,12 @@ public class PanGestureRecognizer: GestureRecognizer {
     @exclusivity(unchecked) private var cachedCentroid = Point.zero
     @exclusivity(unchecked) private var cachedCount = 0
 
-    public init(name: String? = nil) {
-        super.init(kind: .pan, name: name, continuous: true)
+    public required init(name: String? = nil) {
+        super.init(builtIn: .pan, name: name, continuous: true)
     }
 
     init(kind: GestureKind, name: String?) {
-        super.init(kind: kind, name: name, continuous: true)
+        super.init(builtIn: kind, name: name, continuous: true)
     }
 
     public override var logValues: GestureValues {

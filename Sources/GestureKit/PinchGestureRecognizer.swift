@@ -1,7 +1,7 @@
 /// Recognizes two fingers moving apart or together. UIKit: `UIPinchGestureRecognizer`
 /// (continuous).
 ///
-/// Rules (DESIGN.md §3): tracks the first two touches to land (others are ignored);
+/// Rules (docs/DESIGN.md §3): tracks the first two touches to land (others are ignored);
 /// ``scale`` = distance / the distance when the second touch went down; began once the distance
 /// has changed by more than ``minimumDistanceChange`` (8 pt); setting ``scale`` re-bases and
 /// zeroes the velocity; ``velocity`` is in scale per second. When a tracked touch lifts, another
@@ -22,8 +22,8 @@ public final class PinchGestureRecognizer: TwoTouchGestureRecognizer {
     @exclusivity(unchecked) private var touchpadScale = 1.0
     @exclusivity(unchecked) private var touchpadBaseScale = 1.0
 
-    public init(name: String? = nil) {
-        super.init(kind: .pinch, name: name, continuous: true)
+    public required init(name: String? = nil) {
+        super.init(builtIn: .pinch, name: name, continuous: true)
     }
 
     /// UIKit: `scale`. Setting it re-bases the measurement and zeroes the velocity.

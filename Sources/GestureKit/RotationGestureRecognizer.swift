@@ -1,6 +1,6 @@
 /// Recognizes two fingers turning. UIKit: `UIRotationGestureRecognizer` (continuous).
 ///
-/// Rules (DESIGN.md §3): tracks touches as a pinch does; ``rotation`` is the change, since the
+/// Rules (docs/DESIGN.md §3): tracks touches as a pinch does; ``rotation`` is the change, since the
 /// second touch went down, of the angle of the line first → second touch, in radians,
 /// **clockwise positive** in window coordinates (y down), unwrapped (a full turn reads 2π and it
 /// never jumps by 2π); began once |rotation| exceeds ``minimumRotation`` (0.05 rad); re-bases
@@ -17,8 +17,8 @@ public final class RotationGestureRecognizer: TwoTouchGestureRecognizer {
     @exclusivity(unchecked) private var accumulated = 0.0
     @exclusivity(unchecked) private var lastAngle = 0.0
 
-    public init(name: String? = nil) {
-        super.init(kind: .rotation, name: name, continuous: true)
+    public required init(name: String? = nil) {
+        super.init(builtIn: .rotation, name: name, continuous: true)
     }
 
     /// UIKit: `rotation`, radians. Setting it re-bases the measurement and zeroes the velocity.

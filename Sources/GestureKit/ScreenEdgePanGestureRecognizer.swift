@@ -23,7 +23,7 @@ public struct RectEdge: OptionSet, Hashable, Sendable, CustomStringConvertible {
 /// Recognizes a pan that starts at an edge of the window. UIKit:
 /// `UIScreenEdgePanGestureRecognizer` (the window stands for the screen).
 ///
-/// Rules (DESIGN.md §3): the first touch must go down within ``edgeDistance`` (20 pt) of an
+/// Rules (docs/DESIGN.md §3): the first touch must go down within ``edgeDistance`` (20 pt) of an
 /// allowed edge of the window, and its first 10 pt of movement must be mostly away from that
 /// edge (the component along the edge's normal larger than the one along the edge), else the
 /// recognizer fails; otherwise as a pan of that one touch: began once it has moved more than
@@ -47,7 +47,7 @@ public final class ScreenEdgePanGestureRecognizer: PanGestureRecognizer {
     @exclusivity(unchecked) private var first: Touch?
     @exclusivity(unchecked) private var checkedDirection = false
 
-    public override init(name: String? = nil) {
+    public required init(name: String? = nil) {
         super.init(kind: .screenEdgePan, name: name)
         maximumNumberOfTouches = 1
     }

@@ -5,8 +5,8 @@
 /// `possible → ended` once. It takes no touches.
 @MainActor
 public final class ShakeGestureRecognizer: GestureRecognizer {
-    public init(name: String? = nil) {
-        super.init(kind: .shake, name: name, continuous: false)
+    public required init(name: String? = nil) {
+        super.init(builtIn: .shake, name: name, continuous: false)
     }
 
     public override var logValues: GestureValues { .shake }

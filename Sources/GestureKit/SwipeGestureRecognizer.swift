@@ -22,7 +22,7 @@ public struct SwipeDirection: OptionSet, Hashable, Sendable, CustomStringConvert
 /// Recognizes a quick stroke in one of the allowed directions. UIKit:
 /// `UISwipeGestureRecognizer` (discrete).
 ///
-/// Rules (DESIGN.md §3): recognized at the first movement where the centroid of the
+/// Rules (docs/DESIGN.md §3): recognized at the first movement where the centroid of the
 /// ``numberOfTouchesRequired`` touches has moved at least ``minimumDistance`` (50 pt) along an
 /// allowed direction, the average speed since touch-down is at least ``minimumSpeed``
 /// (300 pt/s), and the along-axis movement is at least ``axisRatio`` (1.5) × the cross-axis
@@ -53,8 +53,8 @@ public final class SwipeGestureRecognizer: GestureRecognizer {
     @exclusivity(unchecked) private var extremeY = 0.0
     @exclusivity(unchecked) private var seenTouches = 0
 
-    public init(name: String? = nil) {
-        super.init(kind: .swipe, name: name, continuous: false)
+    public required init(name: String? = nil) {
+        super.init(builtIn: .swipe, name: name, continuous: false)
     }
 
     public override var logValues: GestureValues {

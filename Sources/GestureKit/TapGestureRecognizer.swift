@@ -1,6 +1,6 @@
 /// Recognizes one or more taps of one or more fingers. UIKit: `UITapGestureRecognizer`.
 ///
-/// Rules (DESIGN.md §3): every touch stays within ``allowableMovement`` (10 pt) of where it went
+/// Rules (docs/DESIGN.md §3): every touch stays within ``allowableMovement`` (10 pt) of where it went
 /// down and lifts within ``maximumTapDuration`` (0.5 s); the next tap of a multi-tap starts at
 /// most ``maximumTapGap`` (0.3 s) after the previous lift and within ``maximumTapDistance``
 /// (40 pt) of the first tap (no minimum gap); more touches than required fails at once, fewer
@@ -45,8 +45,8 @@ public final class TapGestureRecognizer: GestureRecognizer {
     @exclusivity(unchecked) private var landSumY = 0.0
     @exclusivity(unchecked) private var tapLocation: Point?
 
-    public init(name: String? = nil) {
-        super.init(kind: .tap, name: name, continuous: false)
+    public required init(name: String? = nil) {
+        super.init(builtIn: .tap, name: name, continuous: false)
     }
 
     public override var logValues: GestureValues {

@@ -89,7 +89,18 @@ extension GestureRecognizer {
         }
         if scratchCancelledCount > 0 {
             Self.trim(&scratchCancelled, to: scratchCancelledCount)
-            if acceptsInput { touchesCancelled(scratchCancelled) }
+            if acceptsInput {
+                touchesCancelled(scratchCancelled)
+                // The built-in recognizers give up with their touches (UIKit's do the same);
+                // a subclass decides for itself (see `touchesCancelled(_:with:)`).
+                if isBuiltIn && acceptsInput {
+                    if stateStorage.isActive {
+                        state = .cancelled
+                    } else if stateStorage == .possible {
+                        state = .failed
+                    }
+                }
+            }
         }
     }
 

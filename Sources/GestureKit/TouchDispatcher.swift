@@ -133,7 +133,59 @@ public final class TouchDispatcher {
 
     // MARK: Touch frames
 
+    /// Handles one frame. A frame that carries a touch's move (or touch-down) and its lift or
+    /// cancel — real Android and evemu recordings put the lift at the time of the last move —
+    /// is handled as two at its time: first everything but those ends, then the ends. Every
+    /// recognizer thus sees the last move as a move (a pan's translation and velocity, a
+    /// pinch's scale) and then the lift, as if they had come a moment apart; UIKit never
+    /// delivers one touch twice in an event.
     public func handle(_ frame: TouchFrame) {
+        if let (moves, ends) = Self.splitEndsAfterMoves(frame) {
+            handleFrame(moves)
+            handleFrame(ends)
+        } else {
+            handleFrame(frame)
+        }
+    }
+
+    /// The frame without the ends (`ended`, `cancelled`) of touches that began or moved earlier
+    /// in it, and those ends; nil when there are none (every frame of moves only: one pass).
+    static func splitEndsAfterMoves(_ frame: TouchFrame) -> (TouchFrame, TouchFrame)? {
+        var i = 0
+        var split = false
+        while i < frame.changes.count {
+            if !frame.changes[i].phase.isDown {
+                let id = frame.changes[i].id
+                var j = 0
+                while j < i {
+                    if frame.changes[j].id == id && frame.changes[j].phase.isDown {
+                        split = true
+                        break
+                    }
+                    j += 1
+                }
+                if split { break }
+            }
+            i += 1
+        }
+        guard split else { return nil }
+        let changes = frame.changes
+        var moves: [TouchChange] = []
+        var ends: [TouchChange] = []
+        for (k, c) in changes.enumerated() {
+            if !c.phase.isDown && changes[..<k].contains(where: { $0.id == c.id && $0.phase.isDown }) {
+                ends.append(c)
+            } else {
+                moves.append(c)
+            }
+        }
+        return (
+            TouchFrame(timestamp: frame.timestamp, changes: moves),
+            TouchFrame(timestamp: frame.timestamp, changes: ends)
+        )
+    }
+
+    private func handleFrame(_ frame: TouchFrame) {
         let t = beginInstant(frame.timestamp)
         frameCount = 0
         frameListUnchanged = true
@@ -159,12 +211,17 @@ public final class TouchDispatcher {
                 continue
             case .ended, .cancelled:
                 guard let touch = existing, touch.phase == .began || touch.phase == .moved else { continue }
+                // A lift may share its frame with the touch's last move (real recordings put it
+                // at the time of that move): the touch then ends where that move took it, and
+                // its previous location stays the one before this frame, as UIKit reports it.
                 if change.phase == .ended && change.location.isFinite {
-                    touch.previousLocationInWindow = touch.locationInWindow
+                    if !touch.isInFrame { touch.previousLocationInWindow = touch.locationInWindow }
                     touch.locationInWindow = change.location
                 }
                 touch.phase = change.phase
                 touch.timestamp = t
+                // Its phase is no longer the one the last frame's grouping holds it under.
+                frameListUnchanged = false
                 addToFrame(touch)
             }
         }
@@ -286,7 +343,13 @@ public final class TouchDispatcher {
     /// `move` for `activeTouches[index]`.
     private func moveActive(at index: Int, to location: Point, at t: Double) {
         guard location.isFinite else { return }
-        activeTouches[index].previousLocationInWindow = activeTouches[index].locationInWindow
+        if activeTouches[index].isInFrame {
+            // A move after the touch's lift in the same frame is ignored: it has ended.
+            if !activeTouches[index].phase.isDown { return }
+        } else {
+            // (A second move in one frame keeps the location before the frame as the previous.)
+            activeTouches[index].previousLocationInWindow = activeTouches[index].locationInWindow
+        }
         activeTouches[index].locationInWindow = location
         activeTouches[index].timestamp = t
         if activeTouches[index].phase == .began && !activeTouches[index].isInFrame {

@@ -1,6 +1,6 @@
 import RealModule
 
-/// The two touches a pinch or a rotation tracks (DESIGN.md §3): the first two to land; others
+/// The two touches a pinch or a rotation tracks (docs/DESIGN.md §3): the first two to land; others
 /// are ignored until one of the pair lifts, when another touch already down takes its place,
 /// else the next one to land. Every change of the pair is a *re-base*: the owner freezes its
 /// value and measures from the new pair's geometry, so the value never jumps.

@@ -35,8 +35,18 @@ public final class TransformGestures {
     /// Called after every change of the view's place (once per input instant).
     @exclusivity(unchecked) public var onChange: ((TransformGestures) -> Void)?
     /// Called when the session ends (none of the three is active any more), after the last
-    /// ``onChange``: where an app starts a fling or a spring back.
+    /// ``onChange``: where an app starts a fling or a spring back, from ``panVelocity``,
+    /// ``pinchVelocity`` and ``rotationVelocity`` (the recognizers have reset by then: theirs
+    /// read zero).
     @exclusivity(unchecked) public var onSessionEnd: ((TransformGestures) -> Void)?
+    /// The pan's velocity when it ended (the lift velocity), window points per second; zero
+    /// while it is active or when it took no part. UIKit: the velocity
+    /// `scrollViewWillEndDragging(_:withVelocity:targetContentOffset:)` passes.
+    @exclusivity(unchecked) public private(set) var panVelocity = Vector.zero
+    /// The pinch's velocity when it ended, scale per second (as ``panVelocity``).
+    @exclusivity(unchecked) public private(set) var pinchVelocity = 0.0
+    /// The rotation's velocity when it ended, radians per second (as ``panVelocity``).
+    @exclusivity(unchecked) public private(set) var rotationVelocity = 0.0
     @exclusivity(unchecked) private var dirty = false
     /// The dispatcher this helper registered with (at its first action).
     @exclusivity(unchecked) private unowned(unsafe) var registeredWith: TouchDispatcher?
@@ -152,9 +162,15 @@ public final class TransformGestures {
         case .began:
             rebase { join(r) }
             record(r)
+            recordVelocity(of: r, ended: false)
             dirty = true
-        case .changed, .ended:
+        case .changed:
             record(r)
+            dirty = true
+        case .ended:
+            record(r)
+            // Taken now: the recognizer resets before the session ends.
+            recordVelocity(of: r, ended: true)
             dirty = true
         default:
             break
@@ -186,6 +202,18 @@ public final class TransformGestures {
             scaleValue = pinch.scale
         } else {
             angleValue = rotation.rotation
+        }
+    }
+
+    /// The velocity `r` ends with (zero while it is active: measured only at its end, so the
+    /// frames in between fit nothing).
+    private func recordVelocity(of r: GestureRecognizer, ended: Bool) {
+        if r === pan {
+            panVelocity = ended ? pan.velocity(in: nil) : .zero
+        } else if r === pinch {
+            pinchVelocity = ended ? pinch.velocity : 0
+        } else {
+            rotationVelocity = ended ? rotation.velocity : 0
         }
     }
 

@@ -5,7 +5,7 @@
 /// its subclasses add only their value, their threshold, their re-base and their touchpad update
 /// through internal hooks.
 ///
-/// Pair rules (DESIGN.md §3): tracks the first two touches to land (others are ignored). When a
+/// Pair rules (docs/DESIGN.md §3): tracks the first two touches to land (others are ignored). When a
 /// tracked touch lifts, another touch already down takes its place, else the next one to land,
 /// and the pair re-bases so the value does not jump; with fewer than two touches the gesture
 /// stays active with its value frozen; it ends when all touches have lifted. Once the pair is

@@ -185,13 +185,51 @@ open class View {
 
     /// The deepest visible, interactive view containing `point` (in this view's coordinates),
     /// searching subviews front to back (the last added is in front). UIKit: `hitTest(_:with:)`.
+    ///
+    /// Deviation: the walk down the tree is a loop, not a recursion (a tree of any depth is
+    /// walked without running out of stack): it asks each view below this one its
+    /// ``point(inside:)``, not its `hitTest`. Override `point(inside:)` to change where a view
+    /// is hit; an override of `hitTest` applies where it is called (the dispatcher calls the
+    /// root's).
     open func hitTest(_ point: Point) -> View? {
-        guard isUserInteractionEnabled, !isHidden, point.isFinite, self.point(inside: point) else { return nil }
-        for sub in subviews.reversed() {
-            let p = point.applying(sub.localToSuperview.inverted())
-            if let hit = sub.hitTest(p) { return hit }
+        guard accepts(point) else { return nil }
+        var view = self
+        var p = point
+        // A subview that takes the point holds the answer (UIKit's recursion returns nil only
+        // for a view that does not take it): go down into the frontmost one, level by level.
+        descending: while true {
+            var i = view.subviews.count
+            while i > 0 {
+                i -= 1
+                let sub = view.subviews[i]
+                let q = p.applying(sub.localToSuperview.inverted())
+                if sub.accepts(q) {
+                    view = sub
+                    p = q
+                    continue descending
+                }
+            }
+            return view
         }
-        return self
+    }
+
+    /// Interactive, visible and containing `point` (this view's coordinates).
+    private func accepts(_ point: Point) -> Bool {
+        isUserInteractionEnabled && !isHidden && point.isFinite && self.point(inside: point)
+    }
+
+    /// Releases a deep tree without recursion: the subviews that go with this view (no one
+    /// else holds them) hand their own subviews to a list first, so no release runs a deinit
+    /// that releases the next level inside it.
+    isolated deinit {
+        var pending = subviews
+        subviews = []
+        while var view = pending.popLast() {
+            if isKnownUniquelyReferenced(&view) {
+                pending.append(contentsOf: view.subviews)
+                view.subviews = []
+            }
+        }
     }
 
     // MARK: Raw touches (UIResponder)

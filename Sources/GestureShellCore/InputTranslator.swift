@@ -223,6 +223,17 @@ public final class InputTranslator {
         changes.append(TouchChange(id: touches[i].id, phase: .moved, location: location))
     }
 
+    /// Whether a touch of `device` is down that has no change in `frame` (the frame is not yet
+    /// the whole device frame: see ``TouchFrameBuilder/hold(missingFinger:now:)``).
+    public func hasTouch(of device: Int32, missingFrom frame: TouchFrameBuilder) -> Bool {
+        var i = 0
+        while i < touches.count {
+            if touches[i].device == device && !frame.contains(touches[i].id) { return true }
+            i += 1
+        }
+        return false
+    }
+
     /// Touch `touch` of `device` ended (or was cancelled) at `location`.
     public func touchEnded(
         device: Int32, touch: UInt32, at location: Point, cancelled: Bool = false,

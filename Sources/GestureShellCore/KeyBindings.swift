@@ -12,7 +12,7 @@ public enum KeyAction: Hashable, Sendable {
     case toggleFullscreen
 }
 
-/// The key bindings of DESIGN.md §5 (WCAG 2.5.1 keyboard alternatives), by X keysym.
+/// The key bindings of docs/DESIGN.md §5 (WCAG 2.5.1 keyboard alternatives), by X keysym.
 ///
 /// | keys | action |
 /// |---|---|

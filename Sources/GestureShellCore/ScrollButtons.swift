@@ -1,6 +1,6 @@
 import GestureKit
 
-/// The X wheel buttons as scroll input (issue 8 point 1): buttons 4 and 5 are the wheel turned
+/// The X wheel buttons as scroll input: buttons 4 and 5 are the wheel turned
 /// up and down, 6 and 7 tilted left and right (core protocol and XI2 alike). Each press is one
 /// discrete click of ``ScrollInput/clickDistance``; releases mean nothing.
 ///

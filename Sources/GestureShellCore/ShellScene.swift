@@ -1,6 +1,6 @@
 import GestureKit
 
-/// A keyboard alternative for a multipoint gesture (WCAG 2.5.1), DESIGN.md §5.
+/// A keyboard alternative for a multipoint gesture (WCAG 2.5.1), docs/DESIGN.md §5.
 public enum KeyCommand: Hashable, Sendable {
     /// `+` / `-`: scale the image up / down one step.
     case scaleUp, scaleDown
@@ -10,8 +10,9 @@ public enum KeyCommand: Hashable, Sendable {
     case move(dx: Double, dy: Double)
     /// Ctrl+Z: shake (logged as a `shake` line).
     case shake
-    /// `u` or Backspace: undo the last gesture or key on the image. (Not Ctrl+Z, which DESIGN.md
-    /// §5 makes the shake; the iOS convention is shake-to-undo, but the tutorial's shake resets.)
+    /// `u` or Backspace: undo the last gesture or key on the image. (Not Ctrl+Z, which
+    /// docs/DESIGN.md §5 makes the shake; the iOS convention is shake-to-undo, but the tutorial's
+    /// shake resets.)
     case undo
 }
 

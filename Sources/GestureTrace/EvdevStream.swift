@@ -14,10 +14,10 @@ final class EvdevLines {
     let file: String
     private let lines: FileLines
 
-    init(path: String, format: EvdevFormat) throws(TraceError) {
+    init(path: String, format: EvdevFormat, gzip: Bool = false) throws(TraceError) {
         self.format = format
         file = path
-        lines = try FileLines(path: path)
+        lines = try FileLines(path: path, gzip: gzip)
     }
 
     /// The next raw line (without its `\n`), or nil after the last one.
@@ -56,13 +56,12 @@ final class EvdevLines {
 }
 
 extension TraceReader {
-    /// The format of a plain (not gzipped) file whose first meaningful line, as
+    /// The format of a file (inflated when `gzip`) whose first meaningful line, as
     /// ``parse(text:file:size:deviceText:deviceFile:)`` finds it, is an evemu or a getevent
     /// line, and whether it starts with a byte-order mark; nil for any other file, and when the
-    /// file cannot be read so far (the whole-file reader then says why, or finds gzip data
-    /// without the `.gz` name).
-    static func evdevFormat(_ path: String) -> (EvdevFormat, byteOrderMark: Bool)? {
-        guard !path.hasSuffix(".gz"), let lines = try? FileLines(path: path) else { return nil }
+    /// file cannot be read so far (the whole-file reader then says why).
+    static func evdevFormat(_ path: String, gzip: Bool = false) -> (EvdevFormat, byteOrderMark: Bool)? {
+        guard let lines = try? FileLines(path: path, gzip: gzip) else { return nil }
         var mark = false
         while let raw = try? lines.next() {
             var text = String(decoding: raw, as: UTF8.self)
@@ -78,17 +77,18 @@ extension TraceReader {
         return nil
     }
 
-    /// ``stream(path:size:device:)`` of a plain evemu or getevent file: the same errors, in the
+    /// ``stream(path:size:device:)`` of an evemu or getevent file (inflated as it is read when
+    /// `gzip`): the same errors, in the
     /// same order, as ``read(path:size:device:)``, and nothing kept but the axis ranges and the
     /// touch state of one frame. Three passes: every line (lengths, syntax, ranges, protocol),
     /// then the touch reconstruction (touches held at once) with its frames dropped, then, in
     /// ``TraceStream/forEachEvent(_:)``, the replay. The device description (`--device` or a
     /// sibling `.desc`) is read whole, as before: it is a header.
     static func streamEvdev(
-        path: String, format: EvdevFormat, byteOrderMark: Bool, size: Size?, device: String?
+        path: String, format: EvdevFormat, byteOrderMark: Bool, size: Size?, device: String?, gzip: Bool = false
     ) throws(TraceError) -> TraceStream {
         let viewport = size ?? Trace.defaultViewport
-        let lines = try EvdevLines(path: path, format: format)
+        let lines = try EvdevLines(path: path, format: format, gzip: gzip)
         var ranges: [UInt16: AxisRange] = [:]
         var summary = EvdevSummary()
         var axisLines = false
@@ -126,13 +126,13 @@ extension TraceReader {
             return TraceStream(viewport: viewport, viewportFromTrace: false, actions: [], storage: .events([]))
         }
         var check = builder
-        let again = try EvdevLines(path: path, format: format)
+        let again = try EvdevLines(path: path, format: format, gzip: gzip)
         while let e = try again.nextEvent() {
             try check.feed(e)
             check.drain { _ in }
         }
         return TraceStream(
             viewport: viewport, viewportFromTrace: false, actions: [],
-            storage: .evdevFile(path: path, format: format, builder: builder))
+            storage: .evdevFile(path: path, format: format, builder: builder, gzip: gzip))
     }
 }

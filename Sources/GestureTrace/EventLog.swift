@@ -1,6 +1,6 @@
 import GestureKit
 
-/// The event-log writer of DESIGN.md §4.2: one JSON line per recognizer state transition.
+/// The event-log writer of docs/DESIGN.md §4.2: one JSON line per recognizer state transition.
 /// UIKit has no counterpart (it is this project's observable output).
 @MainActor
 public enum EventLog {
@@ -34,7 +34,7 @@ public enum EventLog {
         case .tap(let taps, let touches):
             j.add("touches", touches)
             j.add("taps", taps)
-        case .longPress, .shake:
+        case .longPress, .shake, .stateOnly:
             break
         case .swipe(let direction):
             j.add("direction", direction.description)

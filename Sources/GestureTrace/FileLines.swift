@@ -2,13 +2,16 @@
     import Glibc
 #endif
 
-/// The lines of a plain regular file, read 64 KiB at a time: memory stays at one line (at most
+/// The lines of a regular file, read 64 KiB at a time: memory stays at one line (at most
 /// ``TraceReader/maximumLineBytes``) and one chunk, whatever the file's length. The file gets
 /// the checks of ``TraceReader/readFile(_:)`` (regular, at most ``TraceReader/maximumBytes``).
-/// Used by ``TraceStream`` for plain JSON Lines traces, evemu recordings and getevent text.
+/// A gzipped file (`gzip`) is inflated as it is read (``GzipReader``), its decompressed bytes
+/// limited to ``TraceReader/maximumBytes`` too. Used by ``TraceStream`` for JSON Lines traces,
+/// evemu recordings and getevent text, plain or gzipped.
 final class FileLines {
     let path: String
     private let fd: Int32
+    private let gzip: GzipReader?
     private var chunk = [UInt8](repeating: 0, count: 1 << 16)
     private var count = 0
     private var position = 0
@@ -19,12 +22,22 @@ final class FileLines {
     /// The 1-based number of the line ``next()`` returned last.
     private(set) var number = 0
 
-    init(path: String) throws(TraceError) {
+    init(path: String, gzip: Bool = false) throws(TraceError) {
         self.path = path
-        (fd, _) = try TraceReader.openRegularFile(path)
+        let (fd, _) = try TraceReader.openRegularFile(path)
+        if gzip {
+            self.fd = -1
+            self.gzip = try GzipReader(fd: fd, path: path, limit: TraceReader.maximumBytes)
+        } else {
+            self.fd = fd
+            self.gzip = nil
+        }
     }
 
-    deinit { close(fd) }
+    deinit { if fd >= 0 { close(fd) } }
+
+    /// The decompressed bytes read so far (gzip), for tests that bound what a reader buffers.
+    var decompressedBytes: Int { gzip?.produced ?? total }
 
     /// The next line without its `\n` (a `\r` before it is kept), or nil after the last one.
     /// A file that does not end with a newline has its last line all the same; an empty file has
@@ -34,10 +47,14 @@ final class FileLines {
         var line: [UInt8] = []
         while true {
             if position == count {
-                count = try TraceReader.readChunk(fd, into: &chunk, path: path)
+                if let gzip {
+                    count = try gzip.read(into: &chunk)
+                } else {
+                    count = try TraceReader.readChunk(fd, into: &chunk, path: path)
+                }
                 position = 0
                 total += count
-                guard total <= TraceReader.maximumBytes else {
+                guard gzip != nil || total <= TraceReader.maximumBytes else {
                     throw TraceError(file: path, line: 0, message: "expected a file of at most 256 MiB")
                 }
                 if count == 0 {

@@ -1,6 +1,6 @@
 import GestureKit
 
-/// The JSON Lines trace format of DESIGN.md §4.1, read strictly.
+/// The JSON Lines trace format of docs/DESIGN.md §4.1, read strictly.
 ///
 /// Rules (each violation is a ``TraceError`` naming the line):
 /// - every non-blank line is one JSON object with a string `type` among `viewport down move up
@@ -23,7 +23,7 @@ import GestureKit
 ///   `rotation` (finite numbers); it becomes a ``TraceAction``, not an input event.
 ///
 /// Touch lines sharing `t` (consecutive, in file order) form one ``TouchFrame``; shake, pinch,
-/// wait and set lines are events of their own and close the frame in progress (so a set line
+/// scroll, wait and set lines are events of their own and close the frame in progress (so a set line
 /// between two touch lines of the same `t` acts between them).
 struct JSONLTraceParser {
     let file: String
@@ -192,7 +192,9 @@ struct JSONLTraceParser {
         case "set":
             try parseSet(obj, at: t)
         case "scroll":
-            events.append(.scroll(try parseScroll(obj, at: t)))
+            let scroll = try parseScroll(obj, at: t)
+            closeFrame()
+            emit(.scroll(scroll))
         default:  // pinch
             guard let phaseValue = obj["phase"] else { throw fail(n, "missing \"phase\"") }
             guard case .string(let phaseName) = phaseValue.kind, let phase = TouchpadPhase(rawValue: phaseName) else {

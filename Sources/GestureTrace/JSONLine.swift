@@ -55,7 +55,7 @@ public func jsonQuote(_ s: String) -> String {
 }
 
 /// An ordered JSON object, written on one line: keys keep their insertion order (the event-log
-/// lines of DESIGN.md §4.2 have a fixed key order). Adding a key that is already present
+/// lines of docs/DESIGN.md §4.2 have a fixed key order). Adding a key that is already present
 /// replaces its value in place. Numbers go through ``formatNumber(_:)``.
 ///
 /// ```swift

@@ -1,6 +1,6 @@
 import GestureKit
 
-/// A `set` line of a JSON Lines trace (DESIGN.md §4.1): at ``timestamp`` the app sets
+/// A `set` line of a JSON Lines trace (docs/DESIGN.md §4.1): at ``timestamp`` the app sets
 /// properties of the recognizer named ``recognizer``, as a UIKit app would from code.
 ///
 /// ```
@@ -16,7 +16,7 @@ import GestureKit
 public struct TraceAction: Equatable, Sendable {
     /// One property set.
     public enum Setting: Equatable, Sendable {
-        /// UIKit: `isEnabled`. False cancels an active gesture (DESIGN.md §3).
+        /// UIKit: `isEnabled`. False cancels an active gesture (docs/DESIGN.md §3).
         case isEnabled(Bool)
         /// UIKit: `cancelsTouchesInView`.
         case cancelsTouchesInView(Bool)

@@ -4,7 +4,7 @@ import GestureKit
     import Glibc
 #endif
 
-/// Reads trace files into input events: the JSON Lines trace of DESIGN.md §4.1, `evemu-record`
+/// Reads trace files into input events: the JSON Lines trace of docs/DESIGN.md §4.1, `evemu-record`
 /// recordings (multitouch protocol B and A, single-touch devices; optionally gzipped) and
 /// Android `getevent -lt` text. UIKit has no counterpart: this is the replay side of the project.
 ///
@@ -294,9 +294,8 @@ public enum TraceReader {
     ///
     /// Not `entry.pointee.d_name`: that copies the whole 256-byte array, but `readdir` packs its
     /// records by their name's length (`d_reclen`), so the buffer's last record can end well
-    /// before 256 bytes — the copy then reads past the buffer, and crashed the test run when the
-    /// buffer was the last block before an unmapped page of a thread's heap (a 256-byte `memcpy`
-    /// faulting in CI, 2026-11-27).
+    /// before 256 bytes — the copy then reads past the buffer, and faults when the buffer is the
+    /// last block before an unmapped page (a thread's heap can end there).
     static func entryName(_ entry: UnsafePointer<dirent>) -> String {
         let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
         return String(cString: (UnsafeRawPointer(entry) + offset).assumingMemoryBound(to: CChar.self))

@@ -5,19 +5,19 @@ import GestureKit
 #endif
 
 /// A trace file checked whole and then replayed as it is read again, so that a long JSON Lines
-/// trace is never held as events. A plain JSON Lines file is read from disk a chunk at a time in
+/// trace is never held as events. A JSON Lines file is read from disk a chunk at a time in
 /// both passes: memory stays at one line (at most ``TraceReader/maximumLineBytes``) whatever
-/// the file's length. A gzipped one is held as its decompressed bytes (at most
-/// ``TraceReader/maximumBytes``). Made by ``TraceReader/stream(path:size:device:)``; `gestures
-/// replay` uses it.
+/// the file's length; a gzipped one is inflated a chunk at a time as it is read (its
+/// decompressed size limited to ``TraceReader/maximumBytes``), in the same bounded memory.
+/// Made by ``TraceReader/stream(path:size:device:)``; `gestures replay` uses it.
 ///
-/// Nothing is replayed from a file with an error (DESIGN.md §4.1): the first pass parses every
+/// Nothing is replayed from a file with an error (docs/DESIGN.md §4.1): the first pass parses every
 /// line and keeps only the viewport and the `set` lines; ``forEachEvent(_:)`` parses the file
-/// again and hands each event over as soon as it is complete. A plain evemu recording or
-/// getevent text is read from disk the same way, in three passes (see
+/// again and hands each event over as soon as it is complete. An evemu recording or getevent
+/// text, plain or gzipped, is read from disk the same way, in three passes (see
 /// `TraceReader.streamEvdev`): memory is one line, the axis ranges and the touches of the frame
-/// in progress. Gzipped ones, and files that are none of these, are read whole as before and
-/// their frames kept.
+/// in progress. Files that are none of these (or whose first 64 KiB say nothing) are read
+/// whole and their frames kept.
 public struct TraceStream: Sendable {
     /// As ``Trace/viewport``.
     public let viewport: Size
@@ -29,10 +29,11 @@ public struct TraceStream: Sendable {
     enum Storage: Sendable {
         /// A checked JSON Lines file: its bytes and where the lines start (after a byte-order mark).
         case jsonLines(bytes: [UInt8], start: Int, file: String)
-        /// A checked plain JSON Lines file, read again from disk.
-        case jsonLinesFile(path: String)
-        /// A checked plain evemu or getevent file, read again from disk into `builder` (fresh).
-        case evdevFile(path: String, format: EvdevFormat, builder: FrameBuilder)
+        /// A checked JSON Lines file, read again from disk (inflated when `gzip`).
+        case jsonLinesFile(path: String, gzip: Bool)
+        /// A checked evemu or getevent file, read again from disk into `builder` (fresh),
+        /// inflated when `gzip`.
+        case evdevFile(path: String, format: EvdevFormat, builder: FrameBuilder, gzip: Bool)
         case events([InputEvent])
     }
     let storage: Storage
@@ -45,20 +46,20 @@ public struct TraceStream: Sendable {
         switch storage {
         case .events(let events):
             for e in events { body(e) }
-        case .jsonLinesFile(let path):
+        case .jsonLinesFile(let path, let gzip):
             return withoutActuallyEscaping(body) { body -> TraceError? in
                 var parser = JSONLTraceParser(file: path)
                 parser.sink = body
                 do throws(TraceError) {
-                    try parser.parse(FileLines(path: path))
+                    try parser.parse(FileLines(path: path, gzip: gzip))
                 } catch {
                     return error
                 }
                 return nil
             }
-        case .evdevFile(let path, let format, var builder):
+        case .evdevFile(let path, let format, var builder, let gzip):
             do throws(TraceError) {
-                let lines = try EvdevLines(path: path, format: format)
+                let lines = try EvdevLines(path: path, format: format, gzip: gzip)
                 while let e = try lines.nextEvent() {
                     try builder.feed(e)
                     builder.drain(body)
@@ -83,17 +84,19 @@ extension TraceReader {
     /// ``read(path:size:device:)``, but the events of a JSON Lines trace, or of a plain evemu or
     /// getevent file, are not kept (see ``TraceStream``).
     public static func stream(path: String, size: Size?, device: String?) throws(TraceError) -> TraceStream {
-        if try isPlainJSONLines(path) {
+        let gzip = isGzipFile(path)
+        if gzip ? isGzippedJSONLines(path) : try isPlainJSONLines(path) {
             var parser = JSONLTraceParser(file: path)
             parser.sink = { _ in }
-            try parser.parse(FileLines(path: path))
+            try parser.parse(FileLines(path: path, gzip: gzip))
             return TraceStream(
                 viewport: size ?? parser.viewport ?? Trace.defaultViewport,
                 viewportFromTrace: size == nil && parser.viewport != nil, actions: parser.actions,
-                storage: .jsonLinesFile(path: path))
+                storage: .jsonLinesFile(path: path, gzip: gzip))
         }
-        if let (format, mark) = evdevFormat(path) {
-            return try streamEvdev(path: path, format: format, byteOrderMark: mark, size: size, device: device)
+        if let (format, mark) = evdevFormat(path, gzip: gzip) {
+            return try streamEvdev(
+                path: path, format: format, byteOrderMark: mark, size: size, device: device, gzip: gzip)
         }
         let bytes = try readBytes(path)
         let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
@@ -114,17 +117,43 @@ extension TraceReader {
             storage: .jsonLines(bytes: bytes, start: start, file: path))
     }
 
-    /// True when the file is not gzip and its first byte that is not white space (after a
-    /// byte-order mark), within its first 64 KiB, opens a JSON object.
+    /// True when the file's first byte that is not white space (after a byte-order mark),
+    /// within its first 64 KiB, opens a JSON object (a gzipped file is not).
     static func isPlainJSONLines(_ path: String) throws(TraceError) -> Bool {
-        guard !path.hasSuffix(".gz") else { return false }
         let (fd, _) = try openRegularFile(path)
         defer { close(fd) }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         let n = try readChunk(fd, into: &chunk, path: path)
-        let head = chunk[..<n]
+        return opensJSONObject(chunk[..<n])
+    }
+
+    /// As ``isPlainJSONLines(_:)`` for the decompressed bytes of a gzip file; false when they
+    /// cannot be read (the whole-file reader then says why).
+    static func isGzippedJSONLines(_ path: String) -> Bool {
+        guard let (fd, _) = try? openRegularFile(path), let reader = try? GzipReader(fd: fd, path: path, limit: 1 << 16)
+        else { return false }
+        var head: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while head.count < chunk.count {
+            guard let n = try? reader.read(into: &chunk), n > 0 else { break }
+            head.append(contentsOf: chunk[..<min(n, chunk.count - head.count)])
+        }
+        return opensJSONObject(head[...])
+    }
+
+    private static func opensJSONObject(_ head: ArraySlice<UInt8>) -> Bool {
         let start = head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         let first = head.dropFirst(start).first { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }
         return first == UInt8(ascii: "{")
+    }
+
+    /// Gzip by name (`.gz`) or by its first two bytes (1f 8b), as the whole-file reader tells.
+    static func isGzipFile(_ path: String) -> Bool {
+        if path.hasSuffix(".gz") { return true }
+        guard let (fd, _) = try? openRegularFile(path) else { return false }
+        defer { close(fd) }
+        var head = [UInt8](repeating: 0, count: 2)
+        guard let n = try? readChunk(fd, into: &head, path: path), n == 2 else { return false }
+        return Gzip.isGzip(head)
     }
 }

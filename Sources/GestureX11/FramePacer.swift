@@ -6,7 +6,7 @@ import CXCB
     import Musl
 #endif
 
-/// When the next frame may be drawn: at most one per refresh interval (issue 10, point 2).
+/// When the next frame may be drawn: at most one per refresh interval.
 ///
 /// - **Present** (the server has the Present extension and RandR shows a display with a refresh
 ///   rate): after each frame the pacer asks for a `PresentNotifyMSC` at the next vertical

@@ -22,9 +22,11 @@ import CXCB
 ///   event and reply carries the sequence number of the last request it had processed, and the
 ///   next input event usually arrives before the next frame is due (one wake-up per frame, not
 ///   two). When a frame is wanted and nothing came, ``requestSync()`` asks for a reply
-///   (GetInputFocus) and its arrival wakes the loop. A frame never confirmed is given up after
-///   ``completionTimeout`` (one warning line), so a frame that cannot be presented never stops
-///   the shell from drawing.
+///   (GetInputFocus) and its arrival wakes the loop. A frame not confirmed within
+///   ``completionTimeout`` means the server is not processing requests (stopped with SIGSTOP,
+///   wedged): the shell says so once and draws nothing more until the confirmation comes
+///   (``isStalled``) — it never waits for it: the loop runs on (signals, timers, the systemd
+///   watchdog), and nothing piles up in the socket for the exit to flush.
 /// - **PutImage** otherwise (a frame larger than the buffer, e.g. the first one; or no SHM:
 ///   `Xvfb -extension MIT-SHM`, a remote display): the rectangles are drawn in bands of whole
 ///   rows that fit the buffer and a request; XCB has copied or written each request when
@@ -81,6 +83,21 @@ final class Presenter {
     /// How long a completion is waited for before the frame is taken as done.
     static let completionTimeout = 0.5
     private var warnedTimeout = false
+    /// The frame in flight was not confirmed within ``completionTimeout``: the server is not
+    /// processing requests. Cleared by the confirmation.
+    private(set) var isStalled = false
+    /// Whether a segment was ever attached (the first attach is checked with a round trip).
+    private var attachedOnce = false
+    /// A segment attached without a round trip, to be marked for removal once the server has
+    /// processed the attach (its sequence number).
+    private var pendingRemoval: (id: Int32, sequence: UInt32)?
+
+    /// Marks the pending segment for removal (the server has attached it, or we are done).
+    private func removePending() {
+        guard let p = pendingRemoval else { return }
+        shmctl(p.id, IPC_RMID, nil)
+        pendingRemoval = nil
+    }
 
     init(connection: XConnection, window: xcb_window_t, depth: UInt8, allowSHM: Bool) {
         x = connection
@@ -99,26 +116,37 @@ final class Presenter {
     /// True while a frame is in flight (its buffer must not be drawn into).
     var isBusy: Bool { inFlightSince != nil }
 
-    /// When the wait for the frame in flight is given up: ``completionTimeout`` after a sync
-    /// was asked for (nil when none was: nobody waits for the frame yet).
-    var busyDeadline: Double? { syncSequence == nil ? nil : syncRequestedAt + Self.completionTimeout }
+    /// When the frame in flight counts as stalled: ``completionTimeout`` after a sync was asked
+    /// for (nil when none was, or once it is stalled: only the server's answer ends that).
+    var busyDeadline: Double? {
+        syncSequence == nil || isStalled ? nil : syncRequestedAt + Self.completionTimeout
+    }
 
-    /// Gives up waiting for a frame whose sync has not been answered in time at `now`.
+    /// Marks the frame in flight stalled when its sync has not been answered in time at `now`
+    /// (one warning line per stall). The sync stays asked: its reply ends the stall.
     func expireCompletion(now: Double) {
-        guard inFlightSince != nil, let deadline = busyDeadline, now >= deadline else { return }
-        inFlightSince = nil
-        dropSync()
+        guard inFlightSince != nil, !isStalled, let deadline = busyDeadline, now >= deadline else { return }
+        isStalled = true
         if !warnedTimeout {
             warnedTimeout = true
-            writeStderr("gestures: warning: the X server did not confirm a frame within 0.5 s; drawing on")
+            writeStderr(
+                "gestures: warning: the X server did not confirm a frame within 0.5 s; "
+                    + "drawing waits for it (input, timers and the watchdog go on)")
         }
+    }
+
+    /// The frame in flight is done (the server processed it).
+    private func confirmed() {
+        inFlightSince = nil
+        isStalled = false
     }
 
     /// Notes that the server had processed every request up to `sequence` (an event's or a
     /// reply's full sequence number): the frame in flight is done once that covers its puts.
     func serverProcessed(through sequence: UInt32) {
+        if let p = pendingRemoval, Int32(bitPattern: sequence &- p.sequence) >= 0 { removePending() }
         guard inFlightSince != nil, Int32(bitPattern: sequence &- inFlightSequence) >= 0 else { return }
-        inFlightSince = nil
+        confirmed()
         dropSync()
     }
 
@@ -145,11 +173,14 @@ final class Presenter {
         free(reply)
         free(error)
         syncSequence = nil
-        inFlightSince = nil
+        removePending()  // the attach came before the sync
+        confirmed()
     }
 
     /// Sets the window size in pixels; true when it changed (or nothing was drawn yet): the next
-    /// frame must draw everything.
+    /// frame must draw everything. The shell passes sizes within its draw limit (at most 16384
+    /// a side, see `X11Shell.drawLimit`), so every put's coordinates fit X's 16-bit fields; the
+    /// conversions clamp all the same.
     @discardableResult
     func resize(width w: Int, height h: Int) -> Bool {
         let w = max(1, w)
@@ -167,10 +198,13 @@ final class Presenter {
 
     /// When a grown buffer goes back to its first size unless a frame comes first; nil when it
     /// has not grown.
-    var shrinkDeadline: Double? { data != nil && capacity > firstCapacity ? lastDrawAt + Self.shrinkDelay : nil }
+    /// (None while a frame is in flight: the buffer is not changed under it, and a stalled
+    /// server gets no new segment.)
+    var shrinkDeadline: Double? {
+        data != nil && capacity > firstCapacity && !isBusy ? lastDrawAt + Self.shrinkDelay : nil
+    }
 
-    /// Takes a grown buffer back to its first size once ``shrinkDeadline`` has passed. A frame in
-    /// flight does not hold it: the server handles its puts before the detach.
+    /// Takes a grown buffer back to its first size once ``shrinkDeadline`` has passed.
     func shrinkIfIdle(now: Double) {
         guard let deadline = shrinkDeadline, now >= deadline else { return }
         allocate(bytes: firstCapacity)
@@ -205,6 +239,18 @@ final class Presenter {
             return nil
         }
         let seg = x.newID()
+        if attachedOnce {
+            // This server attached a segment of ours before: it will this one too, and the
+            // shell does not wait for it (a stopped server would hold the loop). The segment is
+            // marked for removal once the server has processed the attach (a segment marked
+            // before is refused: BadAccess), which the next event or reply tells.
+            let sequence = xcb_shm_attach(x.raw, seg, UInt32(id), 0).sequence
+            removePending()
+            pendingRemoval = (id, sequence)
+            _ = madvise(p, bytes, 23)
+            shmSegment = seg
+            return p
+        }
         let cookie = xcb_shm_attach_checked(x.raw, seg, UInt32(id), 0)
         x.flush()
         // While the server attaches it: fault the segment's pages in with one call
@@ -220,6 +266,7 @@ final class Presenter {
             return nil
         }
         x.exitIfBroken()
+        attachedOnce = true
         shmSegment = seg
         return p
     }
@@ -243,6 +290,7 @@ final class Presenter {
     /// Frees the buffer and the GC.
     func close() {
         release()
+        removePending()
         xcb_free_gc(x.raw, gc)
     }
 
@@ -279,8 +327,9 @@ final class Presenter {
                 pass(r, clip: r, into: data + offset, paint: paint)
                 inFlightSequence =
                     xcb_shm_put_image(
-                        x.raw, window, gc, UInt16(r.width), UInt16(r.height), 0, 0, UInt16(r.width),
-                        UInt16(r.height), Int16(r.x), Int16(r.y), depth, UInt8(XCB_IMAGE_FORMAT_Z_PIXMAP.rawValue),
+                        x.raw, window, gc, UInt16(clamping: r.width), UInt16(clamping: r.height), 0, 0,
+                        UInt16(clamping: r.width), UInt16(clamping: r.height), Int16(clamping: r.x),
+                        Int16(clamping: r.y), depth, UInt8(XCB_IMAGE_FORMAT_Z_PIXMAP.rawValue),
                         0, shmSegment, UInt32(offset)
                     ).sequence
                 offset += r.area * 4
@@ -289,7 +338,11 @@ final class Presenter {
             dropSync()
             return
         }
-        for r in parts { putImage(r, from: data, paint: paint) }
+        // In flight too (XCB has copied the bands, so only the next frame waits): a server that
+        // stops reading then gets no more frames than one.
+        for r in parts { inFlightSequence = putImage(r, from: data, paint: paint) }
+        inFlightSince = now
+        dropSync()
     }
 
     /// One pass: a Cairo surface on `buffer` holding `area` (rows of `area.width` pixels), its
@@ -314,8 +367,12 @@ final class Presenter {
         cairo_surface_destroy(surface)
     }
 
-    /// `r` drawn and sent in bands of whole rows that fit the buffer and a request.
-    private func putImage(_ r: PixelRect, from data: UnsafeMutableRawPointer, paint: (OpaquePointer) -> Void) {
+    /// `r` drawn and sent in bands of whole rows that fit the buffer and a request; the last
+    /// request's sequence number.
+    private func putImage(_ r: PixelRect, from data: UnsafeMutableRawPointer, paint: (OpaquePointer) -> Void)
+        -> UInt32
+    {
+        var sequence: UInt32 = 0
         let rowBytes = r.width * 4
         let rowsPerBand = max(1, min(r.height, min(capacity, min(x.maximumRequestBytes, 1 << 22) - 64) / rowBytes))
         var y = r.y
@@ -323,10 +380,14 @@ final class Presenter {
             let rows = min(rowsPerBand, r.y + r.height - y)
             let band = PixelRect(x: r.x, y: y, width: r.width, height: rows)
             pass(band, clip: band, into: data, paint: paint)
-            _ = xcb_put_image(
-                x.raw, UInt8(XCB_IMAGE_FORMAT_Z_PIXMAP.rawValue), window, gc, UInt16(r.width), UInt16(rows),
-                Int16(r.x), Int16(y), 0, depth, UInt32(rows * rowBytes), data.assumingMemoryBound(to: UInt8.self))
+            sequence =
+                xcb_put_image(
+                    x.raw, UInt8(XCB_IMAGE_FORMAT_Z_PIXMAP.rawValue), window, gc, UInt16(clamping: r.width),
+                    UInt16(clamping: rows), Int16(clamping: r.x), Int16(clamping: y), 0, depth, UInt32(rows * rowBytes),
+                    data.assumingMemoryBound(to: UInt8.self)
+                ).sequence
             y += rows
         }
+        return sequence
     }
 }

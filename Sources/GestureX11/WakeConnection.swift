@@ -36,8 +36,7 @@ final class WakeConnection {
     /// XInput 2.2 or anything fails (the shell then batches for one frame at most).
     init?(display: String?, window: xcb_window_t) {
         var screenNumber: Int32 = 0
-        let c: OpaquePointer? =
-            if let display { xcb_connect(display, &screenNumber) } else { xcb_connect(nil, &screenNumber) }
+        let c = XConnection.connect(display, screen: &screenNumber)
         guard let c, xcb_connection_has_error(c) == 0 else {
             if let c { xcb_disconnect(c) }
             return nil
@@ -49,7 +48,7 @@ final class WakeConnection {
         }
         let ok = version.pointee.major_version > 2 || version.pointee.minor_version >= 2
         free(version)
-        guard ok, let root = xcb_setup_roots_iterator(xcb_get_setup(c)).data?.pointee.root else {
+        guard ok, let root = XConnection.screens(of: c).first?.root else {
             xcb_disconnect(c)
             return nil
         }

@@ -21,6 +21,8 @@ extension X11Shell {
         static let leaveNotify: UInt8 = 8
         static let focusOut: UInt8 = 10
         static let expose: UInt8 = 12
+        static let visibilityNotify: UInt8 = 15
+        static let propertyNotify: UInt8 = 28
         static let destroyNotify: UInt8 = 17
         static let unmapNotify: UInt8 = 18
         static let mapNotify: UInt8 = 19
@@ -32,22 +34,50 @@ extension X11Shell {
         static let sendEventBit: UInt8 = 0x80
     }
 
-    /// Handles `first` and every event XCB holds, reading the socket once first when `read`
-    /// (further reads would only fail; what arrives meanwhile wakes the next turn). The moves
-    /// of the batch reach the scene as one touch frame.
+    /// Handles `first` and every event XCB holds; when `read`, reads the socket again and again
+    /// until it is empty, so nothing the server sent is left queued there behind motion (at
+    /// 1 kHz hover, reading once per wake-up left a click answered 23 s late and the server's
+    /// buffers growing). Reading stops after ``readBudget`` of handling: the socket is then
+    /// still readable and the next turn goes on after a frame. The moves of what was read reach
+    /// the scene as one touch frame; a run of motions of one pointer is applied as its last
+    /// (``HeldMotion``), so dead motion costs a decode and no more.
     func drainEvents(first: UnsafeMutablePointer<xcb_generic_event_t>?, read: Bool) {
         var next = first ?? x.nextEvent(read: read)
         received = clock.now()
+        let stop = received + Self.readBudget
+        readCut = false
         while let event = next {
             handle(event)
             free(event)
             if !running { return }
             next = x.nextEvent(read: false)
+            if next == nil && read {
+                if clock.now() >= stop {
+                    readCut = true
+                    break
+                }
+                next = x.nextEvent(read: true)
+                if next != nil { received = clock.now() }
+            }
         }
         applyHeldMotion()
         presenter.checkSync()
-        flushFrame()
+        pollKioskGuardReplies()
+        if !holdTouchFrame() { flushFrame() }
         applyPendingResize()
+    }
+
+    /// The longest one turn of the loop goes on reading (seconds): half a 60 Hz frame, so a
+    /// flood of input still leaves room to draw.
+    static let readBudget = 0.008
+
+    /// Whether the touch frame being built waits for the rest of its device frame (a finger of
+    /// its touchscreen that is down has not reported yet; see ``TouchFrameBuilder``): the loop
+    /// then polls until `frames.holdDeadline` at most.
+    func holdTouchFrame() -> Bool {
+        var missing = false
+        if let device = frames.touchDevice { missing = translator.hasTouch(of: device, missingFrom: frames) }
+        return frames.hold(missingFinger: missing, now: clock.now())
     }
 
     /// The shell time of an event stamped `server`.
@@ -55,11 +85,12 @@ extension X11Shell {
         quantize(max(timeMapper.map(server: UInt64(server), received: received), lastFed))
     }
 
-    /// Adds the translator's changes (in `scratch`) to the frame being built for time `t`.
-    func addChanges(at t: Double) {
+    /// Adds the translator's changes (in `scratch`) to the frame being built for time `t`
+    /// (`touchDevice`: the touchscreen they came from, nil for other sources).
+    func addChanges(at t: Double, touchDevice: Int32? = nil) {
         guard !scratch.isEmpty else { return }
         if frames.mustFlush(before: scratch, at: t) { flushFrame() }
-        frames.add(scratch, at: t)
+        frames.add(scratch, at: t, touchDevice: touchDevice)
         scratch.removeAll(keepingCapacity: true)
     }
 
@@ -96,7 +127,7 @@ extension X11Shell {
             let c = core(event, as: xcb_configure_notify_event_t.self)
             if c.window == x.root && c.event == x.root { screenChanged() }
             guard c.window == xid, c.event == xid else { return }
-            pendingPixelSize = (Int(c.width), Int(c.height))
+            pendingPixelSize = drawnSize(width: Int(c.width), height: Int(c.height))
             let sent = event.pointee.response_type & CoreEvent.sendEventBit != 0
             if sent || parentIsRoot { windowMoved(x: Int32(c.x), y: Int32(c.y)) }
         case CoreEvent.reparentNotify:
@@ -108,6 +139,7 @@ extension X11Shell {
             if d.window == xid && d.event == xid { windowDestroyedByOther() }
         case CoreEvent.unmapNotify:
             guard core(event, as: xcb_unmap_notify_event_t.self).event == xid else { return }
+            kioskGuardUnmapped()
             flushFrame()
             translator.cancelAll(into: &scratch)
             addChanges(at: quantize(max(clock.now(), lastFed)))
@@ -121,8 +153,14 @@ extension X11Shell {
             if !hasWindowManager {
                 xcb_set_input_focus(x.raw, UInt8(XCB_INPUT_FOCUS_POINTER_ROOT.rawValue), xid, 0)
             }
+            kioskGuardMapped()
         case CoreEvent.focusOut:
             translator.modifierHeld = false
+            kioskGuardFocusOut(core(event, as: xcb_focus_out_event_t.self))
+        case CoreEvent.propertyNotify:
+            kioskGuardPropertyChanged(core(event, as: xcb_property_notify_event_t.self))
+        case CoreEvent.visibilityNotify:
+            kioskGuardVisibility(core(event, as: xcb_visibility_notify_event_t.self))
         case CoreEvent.mappingNotify:
             if let k = keySymbols {
                 _ = event.withMemoryRebound(to: xcb_mapping_notify_event_t.self, capacity: 1) {
@@ -201,10 +239,11 @@ extension X11Shell {
         writeStderr("gestures: warning: dropped a malformed XInput 2 event (\(why))")
     }
 
-    /// A pointer motion whose finger is down, not yet given to the translator. The moves of a
-    /// finger within one read coalesce into one frame anyway (``TouchFrameBuilder``), so of a run
-    /// of motions of one pointer only the last is translated: it is applied before any other
-    /// event is handled and at the end of the read.
+    /// A pointer motion not yet given to the translator. The moves of a finger within one read
+    /// coalesce into one frame anyway (``TouchFrameBuilder``), and a hovering pointer only sets
+    /// where the simulated finger would go down, so of a run of motions of one pointer only the
+    /// last is translated: it is applied before any other event is handled and at the end of the
+    /// read. Motion that cannot change the picture is thus dropped in the app, never left unread.
     struct HeldMotion {
         var device: Int32
         /// In pixels (converted when applied).
@@ -239,7 +278,7 @@ extension X11Shell {
                 translator.touchMoved(device: device, touch: touch, to: p, into: &scratch)
             case .end: translator.touchEnded(device: device, touch: touch, at: p, into: &scratch)
             }
-            addChanges(at: eventTime(time))
+            addChanges(at: eventTime(time), touchDevice: device)
         case .motion(let device, let ex, let ey, let mods, let time, let flags):
             // The server's pointer emulation of a touch (the warp to a new touch comes before its
             // TouchBegin, sometimes in a read of its own) is not motion of ours: counted, it let a
@@ -255,11 +294,7 @@ extension X11Shell {
                 }
                 applyHeldMotion()
             }
-            if translator.isPointerDown(device) {
-                heldMotion = motion
-            } else {
-                apply(motion)
-            }
+            heldMotion = motion
         case .button(let pressed, let device, let button, let ex, let ey, let mods, let time, let flags):
             let p = point(ex, ey)
             // The wheel (and smooth scroll, which the server emulates as these buttons).

@@ -64,14 +64,10 @@ extension X11Shell {
             x.exitIfBroken()
             return nil
         }
-        defer { free(reply) }
-        let count = Int(xcb_xinerama_query_screens_screen_info_length(reply))
-        guard count > 0, let info = xcb_xinerama_query_screens_screen_info(reply) else { return nil }
-        return (0..<count).map { i in
-            let s = info[i]
-            return Monitor(
-                name: "xinerama-\(i)", x: Int(s.x_org), y: Int(s.y_org), width: Int(s.width), height: Int(s.height),
-                primary: i == 0)
+        let screens = XConnection.withReply(reply) { XReplyDecoder.xineramaScreens($0) }
+        guard !screens.isEmpty else { return nil }
+        return screens.enumerated().map { i, s in
+            Monitor(name: "xinerama-\(i)", x: s.x, y: s.y, width: s.width, height: s.height, primary: s.primary)
         }
     }
 
@@ -99,26 +95,16 @@ extension X11Shell {
             x.exitIfBroken()
             return nil
         }
-        defer { free(reply) }
-        var raw: [xcb_randr_monitor_info_t] = []
-        var it = xcb_randr_get_monitors_monitors_iterator(reply)
-        while it.rem > 0, let m = it.data {
-            raw.append(m.pointee)
-            xcb_randr_monitor_info_next(&it)
-        }
+        let raw = XConnection.withReply(reply) { XReplyDecoder.monitors($0) }
         let cookies = raw.map { xcb_get_atom_name(x.raw, $0.name) }
         return zip(raw, cookies).map { m, cookie in
             var name = "monitor-\(m.name)"
-            if let r = xcb_get_atom_name_reply(x.raw, cookie, nil) {
-                let n = Int(xcb_get_atom_name_name_length(r))
-                if let p = xcb_get_atom_name_name(r) {
-                    name = String(decoding: UnsafeRawBufferPointer(start: p, count: n), as: UTF8.self)
-                }
-                free(r)
+            if let r = xcb_get_atom_name_reply(x.raw, cookie, nil),
+                let bytes = XConnection.withReply(r, { XReplyDecoder.atomName($0) })
+            {
+                name = String(decoding: bytes, as: UTF8.self)
             }
-            return Monitor(
-                name: name, x: Int(m.x), y: Int(m.y), width: Int(m.width), height: Int(m.height),
-                primary: m.primary != 0)
+            return Monitor(name: name, x: m.x, y: m.y, width: m.width, height: m.height, primary: m.primary)
         }
     }
 

@@ -7,7 +7,7 @@ import GestureKit
     import Musl
 #endif
 
-/// XI 2.1 smooth scroll (issue 8 point 1): the scroll valuators of each slave device, read from
+/// XI 2.1 smooth scroll: the scroll valuators of each slave device, read from
 /// `XIQueryDevice` (`XIScrollClass`: the valuator's number, vertical or horizontal, and its
 /// `increment`, the value of one wheel click); an `XI_Motion` that moves one is a `continuous`
 /// scroll of (change ÷ increment) × ``ScrollInput/clickDistance`` points, the content moving
@@ -35,38 +35,14 @@ extension X11Shell {
         guard xinputVersion >= 2.1 else { return }
         let cookie = xcb_input_xi_query_device(x.raw, 0)  // XIAllDevices
         guard let reply = xcb_input_xi_query_device_reply(x.raw, cookie, nil) else { return }
-        defer { free(reply) }
-        var found: [Int32: ScrollAxes] = [:]
-        var devices = xcb_input_xi_query_device_infos_iterator(reply)
-        while devices.rem > 0, let info = devices.data {
-            var axes = ScrollAxes()
-            var classes = xcb_input_xi_device_info_classes_iterator(info)
-            while classes.rem > 0, let c = classes.data {
-                // A scroll class is 24 bytes: type, len (words), sourceid, number, scroll_type,
-                // pad, flags, increment (FP32.32).
-                if c.pointee.type == UInt16(XCB_INPUT_DEVICE_CLASS_TYPE_SCROLL.rawValue), c.pointee.len >= 6 {
-                    let raw = UnsafeRawPointer(c)
-                    let number = Int(raw.loadUnaligned(fromByteOffset: 6, as: UInt16.self))
-                    let kind = raw.loadUnaligned(fromByteOffset: 8, as: UInt16.self)
-                    let integral = raw.loadUnaligned(fromByteOffset: 16, as: Int32.self)
-                    let fraction = raw.loadUnaligned(fromByteOffset: 20, as: UInt32.self)
-                    let increment = Double(integral) + Double(fraction) / 4_294_967_296
-                    if increment.isFinite && increment != 0 {
-                        if kind == 1 {  // XIScrollTypeVertical
-                            axes.vertical = number
-                            axes.verticalIncrement = increment
-                        } else if kind == 2 {  // XIScrollTypeHorizontal
-                            axes.horizontal = number
-                            axes.horizontalIncrement = increment
-                        }
-                    }
-                }
-                xcb_input_device_class_next(&classes)
-            }
-            if axes.vertical >= 0 || axes.horizontal >= 0 { found[Int32(info.pointee.deviceid)] = axes }
-            xcb_input_xi_device_info_next(&devices)
+        // Read within the reply's length (XReplyDecoder): num_infos and each class's len are
+        // the server's word.
+        let valuators = XConnection.withReply(reply) { XReplyDecoder.scrollValuators($0) }
+        scrollAxes = valuators.mapValues {
+            ScrollAxes(
+                vertical: $0.vertical, verticalIncrement: $0.verticalIncrement, horizontal: $0.horizontal,
+                horizontalIncrement: $0.horizontalIncrement)
         }
-        scrollAxes = found
     }
 
     /// An `XI_Motion` (not emulated: the caller checks) whose scroll valuators moved: a

@@ -4,6 +4,12 @@ import GestureKit
 /// the scene's: see GesturesDemo's `KioskDirector`); activity reported to the scene.
 extension X11Shell {
     func runTimers(now: Double) {
+        // A touch frame held for the rest of its device frame goes before anything later.
+        if frames.holdDeadline != nil,
+            (scene.nextDeadline ?? .infinity) <= now || replay?.isPlaying == true || admin?.deadline != nil
+        {
+            flushFrame()
+        }
         // A replay (--replay) and the kiosk tour: their due events, as if a person did them.
         if let player = replay, player.isPlaying {
             while let item = player.next(at: now, notBefore: lastFed) {
@@ -28,6 +34,7 @@ extension X11Shell {
         }
         runAdminTimer(now: now)
         resetSaverIfDue(now: now)
+        runKioskGuard(now: now)
         // Fingers held down: someone is there (a kiosk's idle timers).
         if isReady && translator.hasActiveFingers { scene.noteActivity(at: max(now, lastFed)) }
     }
@@ -60,6 +67,8 @@ extension X11Shell {
         if let d = admin?.deadline { deadline = min(deadline, d) }
         if let d = corners?.deadline { deadline = min(deadline, d) }
         if let d = saverResetAt { deadline = min(deadline, d) }
+        if let d = frames.holdDeadline { deadline = min(deadline, d) }
+        if let d = kioskGuardDeadline { deadline = min(deadline, d) }
         if frameWanted && !presenter.isBusy, let d = pacer.nextDeadline { deadline = min(deadline, d) }
         guard deadline.isFinite else { return -1 }
         let ms = ((deadline - now) * 1000).rounded(.up)

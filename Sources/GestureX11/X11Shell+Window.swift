@@ -45,6 +45,9 @@ extension X11Shell {
         var events: UInt32 =
             XCB_EVENT_MASK_EXPOSURE.rawValue | XCB_EVENT_MASK_STRUCTURE_NOTIFY.rawValue
             | XCB_EVENT_MASK_FOCUS_CHANGE.rawValue
+        if options.kiosk {
+            events |= XCB_EVENT_MASK_PROPERTY_CHANGE.rawValue | XCB_EVENT_MASK_VISIBILITY_CHANGE.rawValue
+        }
         if !options.useXInput2 || !xinputAvailable() {
             events |=
                 XCB_EVENT_MASK_BUTTON_PRESS.rawValue | XCB_EVENT_MASK_BUTTON_RELEASE.rawValue
@@ -56,11 +59,11 @@ extension X11Shell {
         let mask = XCB_CW_BACK_PIXMAP.rawValue | XCB_CW_BIT_GRAVITY.rawValue | XCB_CW_EVENT_MASK.rawValue
         var values: [UInt32] = [0, UInt32(XCB_GRAVITY_NORTH_WEST.rawValue), events]
         xcb_create_window(
-            x.raw, x.rootDepth, xid, x.root, Int16(placement?.rect.x ?? 0), Int16(placement?.rect.y ?? 0),
-            UInt16(w), UInt16(h), 0,
+            x.raw, x.rootDepth, xid, x.root, Int16(clamping: placement?.rect.x ?? 0),
+            Int16(clamping: placement?.rect.y ?? 0), UInt16(clamping: w), UInt16(clamping: h), 0,
             UInt16(XCB_WINDOW_CLASS_INPUT_OUTPUT.rawValue), x.rootVisual, mask, &values)
         window = UInt(xid)
-        pixelSize = (w, h)
+        pixelSize = drawnSize(width: w, height: h)
         size = pointSize(width: w, height: h)
         setProperties(width: w, height: h)
         if options.kiosk { hideCursor() }
@@ -116,6 +119,7 @@ extension X11Shell {
                 xid, x.atom("_NET_WM_STATE"), type: PredefinedAtom.atom, words: [x.atom("_NET_WM_STATE_FULLSCREEN")])
             fullscreenNow = true
         }
+        kioskGuardProperties()
     }
 
     /// Kiosk: an empty 1×1 cursor.
@@ -160,7 +164,7 @@ extension X11Shell {
 
     func setUpInput() {
         guard options.useXInput2, xinputAvailable() else {
-            // One warning line whenever the shell falls back to core events (DESIGN §5), also when
+            // One warning line whenever the shell falls back to core events (docs/DESIGN.md §5), also when
             // the fallback was asked for (--core-input).
             writeStderr(
                 "gestures: warning: "
@@ -208,24 +212,23 @@ extension X11Shell {
             x.exitIfBroken()
             return nil
         }
-        defer { free(reply) }
-        let modeCount = Int(xcb_randr_get_screen_resources_current_modes_length(reply))
-        let crtcCount = Int(xcb_randr_get_screen_resources_current_crtcs_length(reply))
-        guard modeCount > 0, crtcCount > 0, let modes = xcb_randr_get_screen_resources_current_modes(reply),
-            let crtcs = xcb_randr_get_screen_resources_current_crtcs(reply)
+        // Read within the reply's length (XReplyDecoder).
+        guard let resources = XConnection.withReply(reply, { XReplyDecoder.screenResources($0) }),
+            !resources.modes.isEmpty, !resources.crtcs.isEmpty
         else { return nil }
         // Every CRTC asked at once: one round trip at startup, not one per CRTC.
-        let cookies = (0..<crtcCount).map { xcb_randr_get_crtc_info(x.raw, crtcs[$0], reply.pointee.config_timestamp) }
+        let cookies = resources.crtcs.map { xcb_randr_get_crtc_info(x.raw, $0, resources.configTimestamp) }
         let active = cookies.map { cookie -> xcb_randr_mode_t in
+            // The mode is in the reply's fixed 32 bytes.
             guard let info = xcb_randr_get_crtc_info_reply(x.raw, cookie, nil) else { return 0 }
             defer { free(info) }
             return info.pointee.mode
         }
         for mode in active where mode != 0 {
-            guard let m = (0..<modeCount).lazy.map({ modes[$0] }).first(where: { $0.id == mode }) else { continue }
+            guard let m = resources.modes.first(where: { $0.id == mode }) else { continue }
             let dots = Double(m.htotal) * Double(m.vtotal)
-            guard m.dot_clock > 0, dots > 0 else { continue }
-            let rate = Double(m.dot_clock) / dots
+            guard m.dotClock > 0, dots > 0 else { continue }
+            let rate = Double(m.dotClock) / dots
             if rate.isFinite && rate >= 20 && rate <= 1000 { return rate }
         }
         return nil
@@ -251,6 +254,24 @@ extension X11Shell {
             }
         }
         fullscreenNow.toggle()
+    }
+
+    /// The largest picture the shell draws, per side: twice the screen's size (what can be seen
+    /// of a window on the screen, with room for a window moved partly off it), and never more
+    /// than 16384 pixels (X coordinates are 16-bit signed; Cairo's image surfaces end at 32767).
+    /// Another client may resize the window to anything up to 65535×65535 (`xdotool windowsize`);
+    /// the shell then lays its scene out and draws at this size from the window's top-left corner
+    /// and leaves the rest of the window undrawn (its background is None: the server shows what
+    /// was there). A full redraw stays bounded (4× the screen's pixels) and so does the time the
+    /// loop spends on it.
+    var drawLimit: (width: Int, height: Int) {
+        (min(16384, max(1, 2 * x.screenWidth)), min(16384, max(1, 2 * x.screenHeight)))
+    }
+
+    /// A window size in pixels as the shell draws it: at least 1×1, at most ``drawLimit``.
+    func drawnSize(width: Int, height: Int) -> (width: Int, height: Int) {
+        let limit = drawLimit
+        return (min(max(1, width), limit.width), min(max(1, height), limit.height))
     }
 
     func moveResize(x px: Int32, y py: Int32, width: UInt32, height: UInt32) {

@@ -27,10 +27,10 @@ import CXCB
 ///  poll(signal pipe, wake connection, main queue, X socket; timeout = deadline)   │
 ///      │  deadlines: scene timers (a kiosk's too) · replay events ·               │
 ///      │             frame pacing · completion timeout · buffer shrink ·         │
-///      │             watchdog ping                                               │
+///      │             watchdog ping · a touch frame held for its device (≤ 4 ms)  │
 ///      │  a dead drag batched: the pipe, wake connection, main queue, ≤ 100 ms   │
 ///      ▼                                                                          │
-///  read the socket once → decode every event → feed the batch (touch frames) ──▶  │
+///  read until empty → decode every event → feed the batch (touch frames) ─────▶  │
 ///  run the main queue (main-actor tasks, DispatchQueue.main), run due timers      │
 ///      ▼                                                                          │
 ///  something to draw? ── no ──────────────────────────────────────────────────────┤
@@ -43,8 +43,13 @@ import CXCB
 /// ```
 ///
 /// - **Input first.** Input is read and fed to the recognizers as it arrives: one `poll` wakes
-///   the loop, one read takes everything the server sent, and the moves of that read reach the
-///   scene as one touch frame (UIKit's coalesced touches). Event times are the server's
+///   the loop, the socket is read until it is empty (at most 8 ms of handling per turn), and
+///   the moves of those reads reach the scene as one touch frame (UIKit's coalesced touches).
+///   A run of motions of one pointer is applied as its last, so dead motion (hover, a drag no
+///   recognizer wants) is dropped in the app, never left queued in the server. The fingers of
+///   one touchscreen frame are one touch frame even when the server splits them over reads:
+///   a frame that lacks a finger of its device that is down waits up to 4 ms for the rest
+///   (`TouchFrameBuilder`, a deadline of this loop). Event times are the server's
 ///   (`ServerTimeMapper`), so recognition does not depend on when the loop ran.
 /// - **A frame as soon as possible after input**, at most one per refresh interval: paced by
 ///   the Present extension's vertical blanks where there is a display with a refresh rate
@@ -56,8 +61,11 @@ import CXCB
 ///   failed), the socket is read again only after `ShellOptions/inputBatchInterval`: such
 ///   motion cannot change the picture, and a wake-up per motion is most of its cost. Meanwhile
 ///   a `WakeConnection` that hears every press, release, expose and resize (not motion) ends
-///   the batch at once, so no input that could draw waits. Any frame, any live gesture, or no
-///   motion in the batch ends the batching too.
+///   the batch at once, so no input that could draw waits. Any frame, any live gesture, a
+///   touch frame held for its device frame, a read cut at its budget, or no motion in the
+///   batch ends the batching too. The batch only spaces the wake-ups: when it ends, the socket
+///   is read until empty, so at any motion rate at most one batch of motion waits in the
+///   server.
 /// - **Swift concurrency runs in the loop.** The main dispatch queue's wake-up descriptor is
 ///   polled and the queue is run once per turn (`MainQueue`): main-actor tasks, `await
 ///   MainActor.run`, `Task.sleep` on the main actor, `DispatchQueue.main.async`/`asyncAfter`
@@ -144,6 +152,8 @@ public final class X11Shell {
     @exclusivity(unchecked) var received = 0.0
 
     @exclusivity(unchecked) var motionSeen = false
+    /// The last read stopped at its budget with the socket maybe not empty: no batch may follow.
+    @exclusivity(unchecked) var readCut = false
     /// The last pointer motion of a read, while its finger is down (see `applyHeldMotion()`).
     @exclusivity(unchecked) var heldMotion: HeldMotion?
     var malformedReported = 0
@@ -170,6 +180,8 @@ public final class X11Shell {
     /// Fullscreen: the monitor (or screen) the window covers (`X11Shell+Monitors.swift`).
     var placement: Placement?
     var mappedOnce = false
+    /// The kiosk under a window manager (X11Shell+KioskGuard.swift).
+    var kioskGuard = KioskGuardState()
     var randrEventBase: UInt8 = 0
     var saverSuspended = false
     var saverResetAt: Double?
@@ -311,7 +323,9 @@ public final class X11Shell {
             // what woke it may reach the X connection a moment later.
             // (The hold is read each turn: the wake connection opens after the first frame.)
             let hold = batchHold
-            let batching = motionSeen && !drew && !frameWanted && !woken && hold > 0 && !scene.hasLiveGestures
+            let batching =
+                motionSeen && !drew && !frameWanted && !woken && hold > 0 && !scene.hasLiveGestures
+                && frames.holdDeadline == nil && !readCut
             if batching {
                 let ms = Int32((hold * 1000).rounded(.up))
                 timeout = timeout < 0 ? ms : min(timeout, ms)
@@ -348,7 +362,9 @@ public final class X11Shell {
         suspendScreenSaver(false)
         if let k = keySymbols { xcb_key_symbols_free(k) }
         if !windowDestroyed { xcb_destroy_window(x.raw, xid) }
-        _ = xcb_flush(x.raw)
+        // A server that stopped processing requests may have stopped reading too: a flush could
+        // wait for it forever. Closing the connection frees everything of ours on the server.
+        if !presenter.isStalled { _ = xcb_flush(x.raw) }
         x.close()
     }
 

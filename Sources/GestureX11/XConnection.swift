@@ -18,7 +18,7 @@ func writeStderr(_ line: String) {
 /// an event that the other queue took. Every request the shell makes, every reply it waits for
 /// and every event it reads goes through here.
 ///
-/// Failure contract (DESIGN §4.4): a connection that breaks — noticed by a read, a flush or a
+/// Failure contract (docs/DESIGN.md §4.4): a connection that breaks — noticed by a read, a flush or a
 /// reply — prints one line ("gestures: lost the X connection") and exits with status 1 at once;
 /// a protocol error of a request whose reply nobody waits for arrives as an event and is
 /// reported in one line (the first 20; later ones are dropped).
@@ -41,11 +41,28 @@ final class XConnection {
     private var reportedErrors = 0
     private var atoms: [String: xcb_atom_t] = [:]
 
+    /// How long the server may take to answer the connection set-up (seconds). A local server
+    /// answers in milliseconds; a loaded one or one over SSH in well under a second.
+    static let connectTimeout = 5
+
+    /// Opens `name` (nil: `$DISPLAY`) with XCB within ``connectTimeout``: a server that accepts
+    /// the connection and never answers the set-up (stopped with SIGSTOP, wedged, a stale socket
+    /// that something else listens on) ends the process with one line and status 1 — the same
+    /// contract as a lost connection; xcb_connect itself would wait forever.
+    static func connect(_ name: String?, screen: inout Int32) -> OpaquePointer? {
+        let shown = name ?? getenv("DISPLAY").map { String(cString: $0) } ?? ""
+        let message =
+            "gestures: the X server \(shown.isEmpty ? "" : "at \(shown) ")did not answer the connection set-up "
+            + "within \(connectTimeout) s\n"
+        return message.withCString { text in
+            gestures_connect_within(name, &screen, Int32(connectTimeout * 1000), text)
+        }
+    }
+
     /// Connects to `name` (nil: `$DISPLAY`).
     init(display name: String?) throws(ShellError) {
         var screenNumber: Int32 = 0
-        let connection: OpaquePointer? =
-            if let name { xcb_connect(name, &screenNumber) } else { xcb_connect(nil, &screenNumber) }
+        let connection = Self.connect(name, screen: &screenNumber)
         guard let connection, xcb_connection_has_error(connection) == 0 else {
             if let connection { xcb_disconnect(connection) }
             let shown = name ?? getenv("DISPLAY").map { String(cString: $0) } ?? ""
@@ -53,26 +70,35 @@ final class XConnection {
         }
         raw = connection
         let setup = xcb_get_setup(connection)!
-        var it = xcb_setup_roots_iterator(setup)
-        var n = screenNumber
-        while n > 0 && it.rem > 0 {
-            xcb_screen_next(&it)
-            n -= 1
-        }
-        guard it.rem > 0, let screen = it.data?.pointee else {
+        let screens = Self.screens(of: connection)
+        guard screenNumber >= 0, Int(screenNumber) < screens.count else {
             xcb_disconnect(connection)
             throw .cannotOpenDisplay(name ?? "(screen \(screenNumber) does not exist)")
         }
+        let screen = screens[Int(screenNumber)]
         root = screen.root
-        rootVisual = screen.root_visual
-        rootDepth = screen.root_depth
-        screenWidth = Int(screen.width_in_pixels)
-        screenHeight = Int(screen.height_in_pixels)
+        rootVisual = screen.rootVisual
+        rootDepth = screen.rootDepth
+        screenWidth = screen.width
+        screenHeight = screen.height
         fileDescriptor = xcb_get_file_descriptor(connection)
         maximumRequestBytes = Int(xcb_get_maximum_request_length(connection)) * 4
         let littleEndian = UInt32(1).littleEndian == 1
         imageByteOrderMatches =
             (setup.pointee.image_byte_order == UInt8(XCB_IMAGE_ORDER_LSB_FIRST.rawValue)) == littleEndian
+    }
+
+    /// The screens of a connection's set-up, read within its length (``XReplyDecoder``).
+    nonisolated static func screens(of connection: OpaquePointer) -> [XReplyDecoder.Screen] {
+        guard let setup = xcb_get_setup(connection) else { return [] }
+        let size = 8 + Int(setup.pointee.length) * 4
+        return XReplyDecoder.setupScreens(UnsafeRawBufferPointer(start: UnsafeRawPointer(setup), count: size))
+    }
+
+    /// Runs `body` on a reply's bytes (32 + `length` × 4: all XCB allocated), then frees it.
+    nonisolated static func withReply<T>(_ reply: UnsafeMutableRawPointer, _ body: (UnsafeRawBufferPointer) -> T) -> T {
+        defer { free(reply) }
+        return body(UnsafeRawBufferPointer(start: reply, count: XReplyDecoder.size(ofReplyHeader: reply)))
     }
 
     /// Closes the connection (the server frees every resource of ours).
@@ -130,8 +156,7 @@ final class XConnection {
         }
         for (name, cookie) in zip(names, cookies) {
             guard let reply = xcb_intern_atom_reply(raw, cookie, nil) else { Self.lost() }
-            atoms[name] = reply.pointee.atom
-            free(reply)
+            atoms[name] = Self.withReply(reply) { XReplyDecoder.internAtom($0) } ?? 0
         }
     }
 
@@ -167,10 +192,10 @@ final class XConnection {
             exitIfBroken()
             return nil
         }
-        defer { free(reply) }
-        let length = Int(xcb_get_property_value_length(reply))
-        guard reply.pointee.type != 0, length > 0, let value = xcb_get_property_value(reply) else { return nil }
-        return Array(UnsafeRawBufferPointer(start: value, count: min(length, maxBytes)))
+        guard let p = Self.withReply(reply, { XReplyDecoder.property($0) }), p.type != 0, !p.value.isEmpty else {
+            return nil
+        }
+        return Array(p.value.prefix(maxBytes))
     }
 
     /// Waits until the server has handled every request sent so far (one round trip).

@@ -74,7 +74,7 @@ public struct DemoLayout: Hashable, Sendable {
         ]
     }
 
-    /// The layout line of the event log (DESIGN.md §4.2):
+    /// The layout line of the event log (docs/DESIGN.md §4.2):
     /// `{"type":"layout","width":W,"height":H,"regions":{"tap":[x,y,w,h],…}}`.
     public var line: String {
         var regions = JSONLine()

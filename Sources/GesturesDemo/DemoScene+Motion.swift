@@ -1,13 +1,13 @@
 import GestureKit
 import GestureTrace
 
-/// The picture stays usable (issue 8 point 2): scale limits with a rubber band, never lost
+/// The picture stays usable: scale limits with a rubber band, never lost
 /// off-screen, momentum after a fling, a double tap to go home, undo. UIKit counterparts:
 /// `UIScrollView`'s `minimumZoomScale`/`maximumZoomScale`, `bouncesZoom`, `decelerationRate
 /// .normal`, the double-tap-to-zoom convention and `UndoManager`.
 ///
-/// Decisions (the issue suggests 0.25–8 for the limits):
-/// - The scale, relative to the original frame, stays in 0.1…10. The monkey soak (issue 10)
+/// Decisions:
+/// - The scale, relative to the original frame, stays in 0.1…10. The monkey soak
 ///   takes the flower across exactly that range, and a tenth is still a visible stamp on a 4K
 ///   screen. Keys stop at the limits; a pinch past them stretches with
 ///   ``ScrollPhysics/rubberBandScale(_:minimum:maximum:)`` and springs back when it ends.
@@ -17,7 +17,7 @@ import GestureTrace
 /// - A fling (the image pan ending at ≥ ``momentumStartSpeed``) carries on with
 ///   ``ScrollPhysics/normalDecelerationRate`` until it is slower than ``momentumStopSpeed`` or
 ///   stops at the bounds. A touch on the picture catches it (the animation is cancelled there).
-/// - Undo is `u` or Backspace: Ctrl+Z stays the shake of DESIGN.md §5 (which resets; a shake
+/// - Undo is `u` or Backspace: Ctrl+Z stays the shake of docs/DESIGN.md §5 (which resets; a shake
 ///   can itself be undone). Each image gesture (from the first of its pan/pinch/rotation to
 ///   begin until none is active), region pinch or rotation, key step, double tap and shake is
 ///   one step; up to ``undoLimit`` steps.

@@ -6,7 +6,7 @@ import GestureShellCore
 import GestureTrace
 
 /// The tutorial screen, without a window: views, recognizers and the controller of the iOS
-/// "Gestures" app (DESIGN.md §5). The X11 shell drives it through ``ShellScene``; `gestures
+/// "Gestures" app (docs/DESIGN.md §5). The X11 shell drives it through ``ShellScene``; `gestures
 /// replay` drives it from a trace. UIKit counterpart: the tutorial's `ViewController` with its
 /// storyboard (a label, four coloured views, an image view) and its `foundTap`, `foundSwipe`,
 /// `foundPinch`, `foundRotation` actions and `motionEnded` shake handler.
@@ -33,7 +33,7 @@ import GestureTrace
 /// | `edgePan` | screen-edge pan (left) | root | "Edge panned, X: …, Y: …" |
 /// | `imageDoubleTap` | tap, 2 taps | image | "Double tapped"; the image goes home (animated) |
 ///
-/// The picture stays usable (issue 8 point 2; see `DemoScene+Motion.swift`): its scale stays in
+/// The picture stays usable (see `DemoScene+Motion.swift`): its scale stays in
 /// ``minimumImageScale``…``maximumImageScale`` (a pinch past them stretches with a rubber band
 /// and springs back on release), it is never lost off-screen (``CenterBounds``), a fling carries
 /// it on with UIScrollView's normal deceleration, and `u`/Backspace undoes the last gesture.
@@ -146,7 +146,7 @@ public final class DemoScene: ShellScene {
     @exclusivity(unchecked) public internal(set) var needsDisplay = true
     @exclusivity(unchecked) private var touchesShown = false
 
-    /// Receives the event log (DESIGN.md §4.2), one line at a time without a newline: the layout
+    /// Receives the event log (docs/DESIGN.md §4.2), one line at a time without a newline: the layout
     /// line when set and after every resize, then every gesture transition with the label.
     @exclusivity(unchecked) public var onLogLine: ((String) -> Void)? {
         didSet {
@@ -269,7 +269,8 @@ public final class DemoScene: ShellScene {
         // The wheel and a touchpad's smooth scroll pan the picture under the pointer
         // (Ctrl+wheel zooms it: a scroll-zoom reaches the image pinch as a touchpad pinch).
         imagePan.allowedScrollTypesMask = .all
-        dispatcher.onFailure = { [unowned self] r in self.regionRecognizerFailed(r) }
+        // The book's app (`--classic`) shows only recognized gestures: no failure hints.
+        if !classic { dispatcher.onFailure = { [unowned self] r in self.regionRecognizerFailed(r) } }
         updateScaleLimits()
     }
 
@@ -409,7 +410,7 @@ public final class DemoScene: ShellScene {
         needsDisplay = true
     }
 
-    /// The final line of a replay (DESIGN.md §4.2):
+    /// The final line of a replay (docs/DESIGN.md §4.2):
     /// `{"type":"final","label":…,"image":{"matrix":[a,b,c,d,tx,ty],"bounds":[w,h]}}`.
     public func finalLine() -> String {
         var img = JSONLine()
@@ -460,7 +461,7 @@ public final class DemoScene: ShellScene {
 
     public func handle(_ event: InputEvent) {
         if animation != nil { interruptAnimation(for: event) }
-        if case .touches(let frame) = event { trackRegionStrokes(frame) }
+        if !classic, case .touches(let frame) = event { trackRegionStrokes(frame) }
         dispatcher.handle(event)
         afterDispatch()
         if needsDisplay { keepImageInRange() }

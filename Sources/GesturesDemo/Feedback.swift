@@ -63,7 +63,7 @@ public enum Feedback: Equatable, Sendable {
     }
 }
 
-/// What the label says when a gesture in a region failed (issue 8 point 3): the tutorial's
+/// What the label says when a gesture in a region failed: the tutorial's
 /// success strings stay as they are; a failure, which iOS passes over in silence, gets a hint.
 public enum Hint: String, Sendable {
     /// A drag in "Swipe Me!" too slow (or too short) to be a swipe.
@@ -74,6 +74,10 @@ public enum Hint: String, Sendable {
     case swipeFurther = "Swipe further"
     /// A touch in "Tap Me!" that moved or was held too long.
     case tapQuicker = "Tap quickly without moving"
+    /// Two or more fingers (or a palm) in "Tap Me!", whose tap takes one.
+    case tapOneFinger = "Tap with one finger"
+    /// Two or more fingers in "Swipe Me!", whose swipes take one.
+    case swipeOneFinger = "Swipe with one finger"
     /// One finger in "Pinch Me!".
     case pinchTwoFingers = "Pinch with two fingers"
     /// One finger in "Rotate Me!".

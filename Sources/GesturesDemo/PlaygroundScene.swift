@@ -46,19 +46,19 @@ public final class PlaygroundScene: ReplayScene {
             named[s.name] = v
             views.append(v)
         }
-        var frameViews: [(Rect, View)] = []
+        var frameViews: [Rect: View] = [:]
         var byName: [String: GestureRecognizer] = [:]
         var list: [GestureRecognizer] = []
         for s in spec.recognizers {
             let r = PlaygroundScene.make(s)
             var host = s.view.flatMap { named[$0] } ?? root
             if let f = s.frame {
-                if let (_, v) = frameViews.first(where: { $0.0 == f }) {
+                if let v = frameViews[f] {
                     host = v
                 } else {
                     let v = View(frame: f, name: s.name)
                     root.addSubview(v)
-                    frameViews.append((f, v))
+                    frameViews[f] = v
                     views.append(v)
                     host = v
                 }
@@ -83,11 +83,16 @@ public final class PlaygroundScene: ReplayScene {
         }
         recognizers = list
         subviews = views
+        declaredViews = named
     }
 
-    /// The view named in the spec (`root` included), if any.
+    /// The spec's declared views by name, `root` included.
+    private let declaredViews: [String: View]
+
+    /// The view named in the spec (`root` included), if any: a declared view, else the first
+    /// view made for a recognizer's frame with that name.
     public func view(named name: String) -> View? {
-        name == "root" ? root : subviews.first { $0.name == name }
+        declaredViews[name] ?? subviews.first { $0.name == name }
     }
 
     /// A transition's log line: a pan's translation and velocity converted to its `reportIn`
@@ -161,7 +166,7 @@ public final class PlaygroundScene: ReplayScene {
             r = p
         case .pinch: r = PinchGestureRecognizer(name: s.name)
         case .rotation: r = RotationGestureRecognizer(name: s.name)
-        case .shake: r = ShakeGestureRecognizer(name: s.name)
+        default: r = ShakeGestureRecognizer(name: s.name)  // the spec's kinds are the built-in ones
         }
         for k in s.knobs {
             switch (k.name, k.value) {
@@ -191,9 +196,15 @@ public final class PlaygroundScene: ReplayScene {
             cairo_move_to(cr, 8, 20)
             cairo_show_text(cr, "root: " + rootNames)
         }
+        // Window matrices parent first (a parent is listed before its subviews): one step per
+        // view, where `localToWindow` would walk to the root from each (quadratic in a deep tree).
+        var windowMatrices: [ObjectIdentifier: AffineTransform] = [ObjectIdentifier(root): .identity]
+        windowMatrices.reserveCapacity(subviews.count + 1)
         for v in subviews {
             cairo_save(cr)
-            let m = v.localToWindow
+            let parent = v.superview.map { windowMatrices[ObjectIdentifier($0)] ?? $0.localToWindow } ?? .identity
+            let m = v.localToSuperview.concatenating(parent)
+            windowMatrices[ObjectIdentifier(v)] = m
             var cm = cairo_matrix_t(xx: m.a, yx: m.b, xy: m.c, yy: m.d, x0: m.tx, y0: m.ty)
             cairo_transform(cr, &cm)
             cairo_rectangle(cr, 0, 0, v.bounds.width, v.bounds.height)

@@ -31,7 +31,7 @@ extension PlaygroundSpec {
         case .swipe: return [("direction", .directions), ("numberOfTouchesRequired", .positiveInt)]
         case .pan: return pan + [("allowedScrollTypesMask", .scrollTypes)]
         case .screenEdgePan: return [("edges", .edges)] + pan
-        case .pinch, .rotation, .shake: return []
+        default: return []  // pinch, rotation, shake
         }
     }
 
@@ -56,7 +56,9 @@ extension PlaygroundSpec {
         guard let kindMember = members.first(where: { $0.key == "kind" }) else {
             throw cx.fail(item.line, "expected a \"kind\" (one of \(kindList)) in the recognizer object")
         }
-        guard case .string(let kindName) = kindMember.value.kind, let kind = GestureKind(rawValue: kindName) else {
+        guard case .string(let kindName) = kindMember.value.kind,
+            let kind = GestureKind.allCases.first(where: { $0.rawValue == kindName })
+        else {
             throw cx.fail(
                 kindMember.value.line, "unknown kind \(kindMember.value.described) (expected one of \(kindList))")
         }

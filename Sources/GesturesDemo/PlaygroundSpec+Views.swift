@@ -5,12 +5,16 @@ import GestureTrace
 extension PlaygroundSpec {
     static let viewKeys = ["name", "frame", "transform", "parent", "userInteraction"]
 
-    /// The `views` array: each view's parent is `root` or a view listed before it.
+    /// The `views` array: each view's parent is `root` or a view listed before it. Names are
+    /// looked up in a dictionary: a spec of any number of views reads in linear time.
     static func parseViews(_ value: JSONValue, _ cx: SpecContext) throws(SpecError) -> [ViewSpec] {
         guard case .array(let items) = value.kind else {
             throw cx.fail(value.line, "expected \"views\" to be an array of view objects, got \(value.described)")
         }
         var views: [ViewSpec] = []
+        views.reserveCapacity(items.count)
+        /// The line of each name's view.
+        var lineOfName: [String: Int] = [:]
         for item in items {
             guard case .object(let members) = item.kind else {
                 throw cx.fail(item.line, "expected a view object, got \(item.described)")
@@ -29,9 +33,9 @@ extension PlaygroundSpec {
                     if s == "root" {
                         throw cx.fail(v.line, "expected a view name other than \"root\" (the full-viewport root view)")
                     }
-                    if let other = views.first(where: { $0.name == s }) {
+                    if let other = lineOfName[s] {
                         throw cx.fail(
-                            v.line, "duplicate view name \(MessageText.quoted(s)) (first used on line \(other.line))")
+                            v.line, "duplicate view name \(MessageText.quoted(s)) (first used on line \(other))")
                     }
                     name = s
                 case "frame":
@@ -42,7 +46,7 @@ extension PlaygroundSpec {
                     guard case .string(let s) = v.kind else {
                         throw cx.fail(v.line, "expected \"parent\" to be a view's name, got \(v.described)")
                     }
-                    guard s == "root" || views.contains(where: { $0.name == s }) else {
+                    guard s == "root" || lineOfName[s] != nil else {
                         let known = MessageText.list(["root"] + views.map(\.name))
                         throw cx.fail(
                             v.line,
@@ -67,6 +71,7 @@ extension PlaygroundSpec {
             }
             view.name = name
             view.frame = frame
+            lineOfName[name] = view.line
             views.append(view)
         }
         return views

@@ -75,7 +75,7 @@ public struct ViewSpec: Equatable, Sendable {
     }
 }
 
-/// One recognizer of a playground spec (DESIGN.md §4.3).
+/// One recognizer of a playground spec (docs/DESIGN.md §4.3).
 public struct RecognizerSpec: Equatable, Sendable {
     public struct Knob: Equatable, Sendable {
         public var name: String
@@ -112,7 +112,7 @@ public struct RecognizerSpec: Equatable, Sendable {
     public var reportIn: ReportSpace = .window
 }
 
-/// A recognizer playground (`gestures replay --recognizers SPEC`), DESIGN.md §4.3: a JSON array
+/// A recognizer playground (`gestures replay --recognizers SPEC`), docs/DESIGN.md §4.3: a JSON array
 /// of recognizer objects with UIKit's knob names, or an object `{"views":[…],"recognizers":[…]}`
 /// that also declares a tree of views.
 ///

@@ -13,21 +13,27 @@ struct RegionStroke {
     var failed: Set<ObjectIdentifier> = []
 }
 
-/// Feedback when a gesture fails in a region (issue 8 point 3): the tutorial says nothing when a
+/// Feedback when a gesture fails in a region: the tutorial says nothing when a
 /// swipe is too slow; the demo names what to change. The success strings are untouched; a hint
 /// replaces the label only when every recognizer of the region failed for that stroke (so a
 /// swipe right, whose three siblings fail, says "Swiped right").
 ///
 /// | region | failed because | label |
 /// |---|---|---|
+/// | swipe | two or more fingers down at once (the swipes take one) | "Swipe with one finger" |
 /// | swipe | along-axis movement ≥ 50 pt but slower than 300 pt/s on average, or held past 0.5 s | "Swipe faster" |
 /// | swipe | moved mostly across the axis, or turned back | "Swipe in a straight line" |
 /// | swipe | under 50 pt and quick | "Swipe further" |
-/// | tap | moved more than 10 pt or held more than 0.5 s (or too many fingers) | "Tap quickly without moving" |
+/// | tap | two or more fingers down at once (a two-finger tap, a palm: the tap takes one) | "Tap with one finger" |
+/// | tap | moved more than 10 pt or held more than 0.5 s | "Tap quickly without moving" |
 /// | pinch | one finger | "Pinch with two fingers" |
 /// | pinch | two fingers whose distance did not change by 8 pt | "Spread or pinch two fingers" |
 /// | rotate | one finger | "Rotate with two fingers" |
 /// | rotate | two fingers that did not turn | "Turn two fingers" |
+///
+/// The finger count comes first: with several fingers down, the speed or length of the stroke
+/// is not what went wrong. `--classic` shows no hints at all (the book's app shows only the
+/// gestures it recognized): the scene then neither follows the strokes nor listens for failures.
 extension DemoScene {
     /// The region view of a touch at `p`, if it lands on one.
     private func region(at p: Point) -> View? {
@@ -81,10 +87,11 @@ extension DemoScene {
     }
 
     private func hint(for v: View, _ s: RegionStroke) -> Hint? {
-        if v === tapView { return .tapQuicker }
+        if v === tapView { return s.maxDown > 1 ? .tapOneFinger : .tapQuicker }
         if v === pinchView { return s.maxDown < 2 ? .pinchTwoFingers : .pinchFurther }
         if v === rotateView { return s.maxDown < 2 ? .rotateTwoFingers : .rotateFurther }
         guard v === swipeView else { return nil }
+        if s.maxDown > 1 { return .swipeOneFinger }
         let d = s.last - s.start
         let along = max(abs(d.dx), abs(d.dy))
         let cross = min(abs(d.dx), abs(d.dy))

@@ -70,7 +70,7 @@ public func bind(_ actions: [TraceAction], to scene: any ReplayScene) throws(Tra
     return bound
 }
 
-/// Replays `events` through `scene` (DESIGN.md §4.1): every event in order, with each bound
+/// Replays `events` through `scene` (docs/DESIGN.md §4.1): every event in order, with each bound
 /// `set` action applied at its place among them, then the clock advances 1 s past the last one
 /// so that pending timers fire; the final line, if the scene has one, goes to `onLogLine` last.
 ///

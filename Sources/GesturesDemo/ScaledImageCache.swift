@@ -32,8 +32,8 @@ public final class ScaledImageCache {
     public private(set) var builds = 0
     /// The largest copy made, in pixels (2 Mpx, 8 MiB): a picture enlarged past it is drawn
     /// straight — then only its visible, damaged part is resampled, while making a copy of the
-    /// whole enlarged picture took 150–250 ms at ×11 (found by the monkey soak, seed
-    /// 670550535600), 40–50 ms at ×4.5 (3 Mpx; seed 42), and as much memory as its area.
+    /// whole enlarged picture takes 150–250 ms at ×11 (monkey soak, seed 670550535600),
+    /// 40–50 ms at ×4.5 (3 Mpx; seed 42), and as much memory as its area.
     public static let maximumPixels = 2 << 20
 
     public init() {}

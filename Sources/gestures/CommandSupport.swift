@@ -6,7 +6,7 @@ import GestureTrace
 #endif
 
 /// A failure the command line reports with one line on stderr (`gestures: <message>`) and an
-/// exit status: 2 for bad usage or bad input, 1 for runtime failures (DESIGN.md §4.4).
+/// exit status: 2 for bad usage or bad input, 1 for runtime failures (docs/DESIGN.md §4.4).
 struct CommandFailure: Error, CustomStringConvertible {
     let message: String
     let status: Int32

@@ -4,7 +4,7 @@ import ArgumentParser
     import Glibc
 #endif
 
-/// The `gestures` executable (DESIGN.md §4.4): `run` (the default: the demo window on X11),
+/// The `gestures` executable (docs/DESIGN.md §4.4): `run` (the default: the demo window on X11),
 /// `replay` (headless), `layout` and `monitors`.
 ///
 /// Exit status: 0 success; 1 a runtime failure; 2 bad usage or bad input, with one line on
@@ -26,7 +26,7 @@ struct Gestures: ParsableCommand {
     /// written.
     static let version = "0.9.0"
 
-    /// The exit statuses (DESIGN.md §4.4), for `--help` and the man page's EXIT STATUS section
+    /// The exit statuses (docs/DESIGN.md §4.4), for `--help` and the man page's EXIT STATUS section
     /// (scripts/make-man splits this line at the semicolons).
     static let exitStatuses: [(status: Int32, meaning: String)] = [
         (0, "success (the window was closed, the replay or layout was printed)"),
@@ -49,7 +49,8 @@ struct Gestures: ParsableCommand {
 
     static func main() {
         do {
-            var command = try directRun() ?? parseAsRoot()
+            let arguments = Array(Arguments.all.dropFirst())
+            var command = try directRun(arguments) ?? parseAsRoot(arguments)
             try command.run()
         } catch let failure as CommandFailure {
             failAndExit(failure)
@@ -85,8 +86,8 @@ extension Gestures {
     /// another subcommand's name — returns nil and goes to the root's parse, so every message,
     /// status and help text stays the root's (the parse has no side effects: `validate()` only
     /// checks values).
-    static func directRun() -> RunCommand? {
-        var arguments = Array(CommandLine.arguments.dropFirst())
+    static func directRun(_ arguments: [String]) -> RunCommand? {
+        var arguments = arguments
         if arguments.first == "run" {
             arguments.removeFirst()
         } else if let first = arguments.first, !first.hasPrefix("-") {

@@ -7,7 +7,7 @@ import GestureX11
 #endif
 
 /// A file, a pipe or stdout (`-`) that the live app writes lines to without ever waiting for it
-/// (DESIGN §4.2: each line goes out as it happens). Writes are non-blocking; what a slow reader
+/// (docs/DESIGN.md §4.2: each line goes out as it happens). Writes are non-blocking; what a slow reader
 /// has not taken yet waits in a buffer of at most ``limit`` bytes, retried every loop turn
 /// (``flush()``). Ends the process with status 1 and one clear line when the reader is gone
 /// (EPIPE), the disk is full (ENOSPC, EDQUOT), another error occurs, or the reader leaves a full
@@ -126,7 +126,7 @@ final class LineSink {
     }
 }
 
-/// Writes the input fed to the scene as a JSON Lines trace (DESIGN.md §4.1): the viewport line
+/// Writes the input fed to the scene as a JSON Lines trace (docs/DESIGN.md §4.1): the viewport line
 /// first (the window's size in points at the first event), then one line per touch change,
 /// touchpad pinch event, shake and wait, with the shell's times (seconds since launch, 6
 /// decimals — the very values the scene saw, so `gestures replay` reproduces the live log).

@@ -87,7 +87,7 @@ struct KioskSettings: Equatable {
 ///
 /// Operator log (kiosk mode with `--log-events`): every line also carries `"wall"`, the UTC
 /// wall-clock time (`2026-11-24T23:40:00.123Z`), and gesture lines `"source"`, `"visitor"` or
-/// `"tour"`; both are added at the end, the DESIGN §4.2 fields stay as they are. (Outside kiosk
+/// `"tour"`; both are added at the end, the docs/DESIGN.md §4.2 fields stay as they are. (Outside kiosk
 /// mode the live log stays byte-identical to `gestures replay`'s, so neither is added.) Kiosk
 /// events are lines of their own: `{"type":"kiosk","t":…,"event":E,…,"wall":…}` with E one of
 /// `reset`, `tourStart`, `tourEnd`, `tourStop`, `closeRefused` (`request`), `adminPin`,

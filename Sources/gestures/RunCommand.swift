@@ -10,7 +10,7 @@ import GesturesDemo
 
 extension SimulateModifier: ExpressibleByArgument {}
 
-/// `gestures run` (the default command): the demo window on X11 (DESIGN.md §4.4, §5).
+/// `gestures run` (the default command): the demo window on X11 (docs/DESIGN.md §4.4, §5).
 ///
 /// For scripts and tests: with `--log-events`, the log (one line per write, flushed as it
 /// happens) starts with the layout line, then a `ready` line once the first frame is on screen —

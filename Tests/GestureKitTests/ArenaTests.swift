@@ -6,7 +6,7 @@ import Testing
 /// outcomes themselves (rivals, requirements, simultaneity) are in ArbitrationTests.
 @MainActor
 @Suite struct ArenaTests {
-    /// Requests DESIGN.md §3's state machine has no arrow for, each made by a recognizer in the
+    /// Requests docs/DESIGN.md §3's state machine has no arrow for, each made by a recognizer in the
     /// middle of an interaction (or outside one), stop a debug build at the arena's assert.
     /// Exit tests run each body in a child process.
     #if DEBUG

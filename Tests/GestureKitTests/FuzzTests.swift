@@ -93,10 +93,10 @@ import Testing
         return (TouchDispatcher(root: root), all + subRecognizers, d)
     }
 
-    /// DESIGN.md §3's classification, kept apart from the recognizers' own `isContinuous`.
+    /// docs/DESIGN.md §3's classification, kept apart from the recognizers' own `isContinuous`.
     static let continuousKinds: Set<GestureKind> = [.longPress, .pan, .screenEdgePan, .pinch, .rotation]
 
-    /// DESIGN.md §3's state machine, written out here rather than taken from
+    /// docs/DESIGN.md §3's state machine, written out here rather than taken from
     /// `GestureState.canTransition`, so that a wrong table in the library cannot pass:
     /// discrete `possible → ended | failed`; continuous
     /// `possible → began → changed* → ended | cancelled`, or `possible → failed`.

@@ -1,7 +1,7 @@
 import GestureKit
 import Testing
 
-/// LongPressGestureRecognizer against DESIGN.md §3: 0.5 s, 10 pt before began only, touch
+/// LongPressGestureRecognizer against docs/DESIGN.md §3: 0.5 s, 10 pt before began only, touch
 /// counts, lifting early.
 @MainActor
 @Suite struct LongPressTests {

@@ -1,7 +1,7 @@
 import GestureKit
 import Testing
 
-/// PanGestureRecognizer against DESIGN.md §3. Velocities are the least-squares slopes of the
+/// PanGestureRecognizer against docs/DESIGN.md §3. Velocities are the least-squares slopes of the
 /// translation samples (one per frame) of the last 100 ms, worked out by hand in the comments
 /// (times in units of 10 ms: slope = Σ(t−t̄)(x−x̄) / Σ(t−t̄)², then × 100 for pt/s); the log
 /// rounds to 3 decimals.
@@ -310,7 +310,7 @@ func expectClose(_ a: Vector, _ b: Vector, tolerance: Double = 1e-9, sourceLocat
 
 @MainActor
 @Suite struct PanLiftPositionTests {
-    /// DESIGN §4.1's own example lifts 5.5 pt further than the last move: the ended translation
+    /// docs/DESIGN.md §4.1's own example lifts 5.5 pt further than the last move: the ended translation
     /// includes the lift position.
     @Test func liftPositionCounts() {
         let h = Harness()

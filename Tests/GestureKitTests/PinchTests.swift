@@ -1,7 +1,7 @@
 import GestureKit
 import Testing
 
-/// PinchGestureRecognizer against DESIGN.md §3: > 8 pt, scale = distance / distance at the
+/// PinchGestureRecognizer against docs/DESIGN.md §3: > 8 pt, scale = distance / distance at the
 /// second touch-down, velocity in scale/s (least squares, worked by hand), re-basing when the
 /// pair changes, frozen scale with one finger, third finger ignored, touchpad pinch input.
 @MainActor
@@ -283,8 +283,8 @@ import Testing
 
     /// A touchpad pinch that begins again without an end cancels the one under way — but a
     /// pinch that already failed in it (it requires another pinch to fail, and that one began)
-    /// stays failed: no second failed transition (the arena's debug assertion caught failed →
-    /// failed; found by FuzzTests' random streams).
+    /// stays failed: no second failed transition (the arena's debug assertion traps on failed →
+    /// failed; FuzzTests' random streams reach this case).
     @Test func touchpadPinchBeginAgainAfterFailing() {
         let h = Harness()
         let first = h.add(PinchGestureRecognizer(name: "first"))

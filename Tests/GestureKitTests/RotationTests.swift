@@ -2,7 +2,7 @@ import GestureKit
 import RealModule
 import Testing
 
-/// RotationGestureRecognizer against DESIGN.md §3: > 0.05 rad, clockwise positive with y down,
+/// RotationGestureRecognizer against docs/DESIGN.md §3: > 0.05 rad, clockwise positive with y down,
 /// unwrapped through ±π and past 2π, re-basing, setting `rotation`, rad/s, touchpad angles.
 @MainActor
 @Suite struct RotationTests {

@@ -1,7 +1,7 @@
 import GestureKit
 import Testing
 
-/// ScreenEdgePanGestureRecognizer against DESIGN.md §3, in the harness's 1024×768 window:
+/// ScreenEdgePanGestureRecognizer against docs/DESIGN.md §3, in the harness's 1024×768 window:
 /// within 20 pt of an allowed edge, first 10 pt mostly away from it, later touches ignored.
 @MainActor
 @Suite struct ScreenEdgePanTests {
@@ -216,7 +216,7 @@ import Testing
 
     /// Later touches are ignored entirely, whenever they land (with the first, before the edge
     /// pan began, after): the log is that of the first finger alone. (A second finger resting
-    /// before the gesture began used to keep it from beginning, and it failed at the last lift.)
+    /// before the gesture began must not keep it from beginning, nor make it fail at the lift.)
     @Test(arguments: secondFingers)
     func secondFingerIsIgnoredWheneverItLands(second: SecondFinger) {
         let h = Harness()

@@ -1,7 +1,7 @@
 import GestureKit
 import Testing
 
-/// Scroll input (issue 8 point 1): pans take the scroll types their `allowedScrollTypesMask`
+/// Scroll input: pans take the scroll types their `allowedScrollTypesMask`
 /// allows, as a finger pan; a scroll-zoom drives pinches about the pointer like a touchpad pinch.
 @MainActor
 @Suite struct ScrollInputTests {

@@ -25,7 +25,7 @@ final class LogRecorder {
             "\(r(t.time)) \(t.recognizer.name) \(t.state.rawValue) (\(r(t.location.x)),\(r(t.location.y))) n=\(t.numberOfTouches)"
         switch t.values {
         case .tap(let taps, let touches): s += " taps=\(taps) touches=\(touches)"
-        case .longPress, .shake: break
+        case .longPress, .shake, .stateOnly: break
         case .swipe(let d): s += " dir=\(d)"
         case .pan(let tr, let v): s += " tr=[\(r(tr.dx)),\(r(tr.dy))] v=[\(r(v.dx)),\(r(v.dy))]"
         case .screenEdgePan(let tr, let v, let e):

@@ -1,7 +1,7 @@
 import GestureKit
 import Testing
 
-/// SwipeGestureRecognizer against DESIGN.md §3: ≥ 50 pt, ≥ 300 pt/s average since touch-down,
+/// SwipeGestureRecognizer against docs/DESIGN.md §3: ≥ 50 pt, ≥ 300 pt/s average since touch-down,
 /// along ≥ 1.5 × across, no reversal, within 0.5 s; directions and option sets; two fingers.
 @MainActor
 @Suite struct SwipeTests {

@@ -1,7 +1,7 @@
 import GestureKit
 import Testing
 
-/// TapGestureRecognizer against DESIGN.md §3: 10 pt movement, 0.5 s hold, 0.3 s gap, 40 pt
+/// TapGestureRecognizer against docs/DESIGN.md §3: 10 pt movement, 0.5 s hold, 0.3 s gap, 40 pt
 /// between taps, touch counts. Times are virtual seconds; every test asserts the whole log.
 @MainActor
 @Suite struct TapTests {

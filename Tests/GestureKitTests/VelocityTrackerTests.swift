@@ -1,7 +1,7 @@
 import GestureKit
 import Testing
 
-/// The least-squares velocity estimator (DESIGN.md §3): samples of the last 100 ms, at most 20,
+/// The least-squares velocity estimator (docs/DESIGN.md §3): samples of the last 100 ms, at most 20,
 /// zero when the newest sample is older than 40 ms at query time. Expected slopes are worked out
 /// by hand: slope = Σ(t−t̄)(x−x̄) / Σ(t−t̄)².
 @Suite struct VelocityTrackerTests {

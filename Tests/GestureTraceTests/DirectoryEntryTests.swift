@@ -5,12 +5,12 @@ import Testing
 
 /// `TraceReader.directoryEntries` (which finds a recording's `.desc` sibling) reads each entry's
 /// name in place: `readdir` packs its records by name length, so a record at the end of its
-/// buffer has far fewer than `d_name`'s 256 bytes behind it. Copying the whole array crashed
-/// CI's test run (a 256-byte `memcpy` past a thread heap's end).
+/// buffer has far fewer than `d_name`'s 256 bytes behind it. Copying the whole array reads past
+/// the buffer (a 256-byte `memcpy` that faults when a thread heap's end follows).
 @Suite("Directory entries are read no further than their name")
 struct DirectoryEntryTests {
     /// A record whose name ends `slack` bytes before an inaccessible page: reading the name must
-    /// not touch that page (the old copy of the whole `d_name` faulted here for every `slack`).
+    /// not touch that page (a copy of the whole `d_name` faults here for every `slack`).
     @Test(arguments: [0, 1, 7, 64])
     func nameAtTheEndOfMappedMemory(slack: Int) throws {
         let page = Int(sysconf(Int32(_SC_PAGESIZE)))

@@ -439,7 +439,6 @@ struct GeteventTests {
         "Tablet/tablet-three-touches.txt", "Tablet/tablet-two-finger-drag.txt",
     ])
     func realFiles(file: String) throws {
-        guard TouchData.isAvailable else { return }
         let trace = try TouchData.read("android-getevent-monkeyhelper/" + file, size: Size(width: 2000, height: 2000))
         let stats = TraceStats(trace)
         #expect(stats.consistent)

@@ -4,7 +4,7 @@ import Testing
 
 @testable import GestureTrace
 
-/// Issue 11: messages show input tokens escaped and cut; extreme values are refused with their
+/// Messages show input tokens escaped and cut; extreme values are refused with their
 /// line; the readers stay linear on inputs of hostile size (these check the results only: the
 /// times are the benchmarks' business, Benchmarks/GestureBenchmarks/ParseBenchmarks.swift).
 @Suite("Hostile input: escaped messages, bounded values, linear readers")
@@ -179,7 +179,7 @@ struct HostileInputTests {
     }
 }
 
-/// Issue 11 point 2: `gestures replay` streams a JSON Lines trace (checked whole, then read
+/// `gestures replay` streams a JSON Lines trace (checked whole, then read
 /// again as it plays); what it hands over must be what ``TraceReader/read`` returns.
 @Suite("Streamed traces hand over the same events, viewport and actions as read")
 struct TraceStreamTests {

@@ -3,13 +3,13 @@ import GestureKit
 import GestureTrace
 import Testing
 
-/// Real finger data (../shared/touchdata) replayed through a `TouchDispatcher` with recognizers
+/// Real finger data (Tests/Fixtures/touchdata) replayed through a `TouchDispatcher` with recognizers
 /// on a root view, asserting what a person watching the fingers would agree with.
 ///
 /// Each recording is replayed at the size of the screen it was recorded on, in points (device
 /// units scaled per axis), so that the recognizers' point thresholds mean what they mean on that
 /// screen. Tolerances are stated at each assertion.
-@Suite("recognizers on real recordings", .enabled(if: TouchData.isAvailable, "needs ../shared/touchdata"))
+@Suite("recognizers on real recordings")
 @MainActor
 struct RealRecordingTests {
     /// Screens in points. Touchpads and indirect tablets have no screen: 1024×768.
@@ -116,7 +116,7 @@ struct RealRecordingTests {
         #expect(recognized.first?.tapTouches == n)
     }
 
-    /// The same with the default 10 pt tolerance of DESIGN.md §3: the N-Trig's contacts drift
+    /// The same with the default 10 pt tolerance of docs/DESIGN.md §3: the N-Trig's contacts drift
     /// 10.5–17 pt (about 3 mm) while the fingers lift, so the 1-, 2- and 3-finger taps fail.
     @Test(arguments: 1...4)
     func ntrigNFingerTapAtDefaultTolerance(n: Int) throws {

@@ -3,8 +3,8 @@ import GestureKit
 import GestureTrace
 import Testing
 
-/// Every real recording in ../shared/touchdata parses, and contains what its name says.
-@Suite("real recordings parse", .enabled(if: TouchData.isAvailable, "needs ../shared/touchdata"))
+/// Every real recording in Tests/Fixtures/touchdata parses, and contains what its name says.
+@Suite("real recordings parse")
 struct RecordingParseTests {
     static let recordings: [String] = {
         guard let all = FileManager.default.enumerator(atPath: TouchData.root)?.allObjects as? [String] else {

@@ -6,7 +6,7 @@ private func parse(_ text: String) throws -> Trace {
     try TraceReader.parse(text: text, file: "t.jsonl", size: nil, deviceText: nil)
 }
 
-/// The trace's `set` lines (DESIGN §4.1): actions placed among the input events.
+/// The trace's `set` lines (docs/DESIGN.md §4.1): actions placed among the input events.
 @Suite("set lines")
 struct TraceSetLineTests {
     @Test func setLinesBecomeActionsPlacedAmongTheEvents() throws {

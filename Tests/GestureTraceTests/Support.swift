@@ -3,22 +3,18 @@ import GestureKit
 import GestureTrace
 import Testing
 
-/// The real recordings, `../shared/touchdata` next to the checkout (see its SOURCES.md).
+/// The real recordings in `Tests/Fixtures/touchdata` (provenance and licences in its SOURCES.md).
 enum TouchData {
     static let root: String = {
         URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent()  // GestureTraceTests
             .deletingLastPathComponent()  // Tests
-            .deletingLastPathComponent()  // the checkout
-            .deletingLastPathComponent()  // its parent
-            .appendingPathComponent("shared/touchdata")
+            .appendingPathComponent("Fixtures/touchdata")
             .resolvingSymlinksInPath()
             .path
     }()
 
     static func path(_ relative: String) -> String { root + "/" + relative }
-
-    static var isAvailable: Bool { FileManager.default.fileExists(atPath: root) }
 
     static func read(_ relative: String, size: Size = Size(width: 1000, height: 1000)) throws -> Trace {
         try TraceReader.read(path: path(relative), size: size, device: nil)

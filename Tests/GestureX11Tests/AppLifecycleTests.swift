@@ -7,7 +7,7 @@ import Testing
 #endif
 
 extension XServerTests {
-    /// The window's identity, closing it, losing the server, and having none (DESIGN §4.4:
+    /// The window's identity, closing it, losing the server, and having none (docs/DESIGN.md §4.4:
     /// status 0 closed, 1 no display or lost X connection, each with one line on stderr).
     @Suite("gestures run: window, exit status and errors")
     struct AppLifecycle {

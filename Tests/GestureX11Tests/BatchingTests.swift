@@ -7,7 +7,7 @@ import Testing
 #endif
 
 extension XServerTests {
-    /// A drag that cannot draw is left unread for up to `--input-batch-ms` (issue 10 point 2:
+    /// A drag that cannot draw is left unread for up to `--input-batch-ms` (it saves
     /// CPU per paced motion), but nothing that could draw may wait for it: presses, releases
     /// and keys reach the loop through the wake connection at once. With a hold of 1 s, an answer
     /// well under a second shows the batch was cut short; without the wake connection the key
@@ -112,12 +112,12 @@ extension XServerTests {
 
         /// The server moves the emulated pointer to a new touch before its TouchBegin, and that
         /// motion (dropped: the app reads the touch) can come in a read of its own. Counted as
-        /// motion, it started a batch before the touch had reached the scene, and a fast swipe
-        /// waited out the hold (the monkey soak's touch swipes answered in 85–93 ms at the
-        /// default 100 ms hold, in 5 of 9 runs of seed 570101038937). With a 1 s hold, every swipe
-        /// must still be read at once. The split read is a race (the warp and the TouchBegin
-        /// usually arrive together: this test passed 3 of 3 runs before the fix); it guards the
-        /// rule that batching waits for a touch to reach the scene, the soak catches the race.
+        /// motion, it would start a batch before the touch had reached the scene, and a fast
+        /// swipe would wait out the hold (the monkey soak's touch swipes answered in 85–93 ms at
+        /// the default 100 ms hold, seed 570101038937). With a 1 s hold, every swipe must still be
+        /// read at once. The split read is a race (the warp and the TouchBegin usually arrive
+        /// together, so this test rarely sees it); it guards the rule that batching waits for a
+        /// touch to reach the scene, the soak catches the race.
         @Test("Genuine touch: the pointer emulation's warp before a touch does not start a batch")
         func touchWarpDoesNotBatch() throws {
             let t = try TouchSession(arguments: ["--input-batch-ms", "1000"])

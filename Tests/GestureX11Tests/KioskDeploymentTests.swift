@@ -7,7 +7,7 @@ import Testing
 #endif
 
 extension XServerTests {
-    /// Issue 7, kiosk deployment: one monitor of the integrator's choice (with and without a
+    /// Kiosk deployment: one monitor of the integrator's choice (with and without a
     /// window manager, following the screen at run time), the screen kept on, locked down with
     /// an admin exit, SIGHUP reload and log reopening, the operator log.
     @Suite("gestures run --kiosk: monitors, screen saver, lock-down, reload")
@@ -293,7 +293,7 @@ extension XServerTests {
             let missing = all.filter { ($0.string("wall")?.wholeMatch(of: pattern)) == nil }
             #expect(missing.isEmpty, "lines without a wall time:\n\(summary(Array(missing)))")
             #expect(all.contains { $0.string("event") == "tourStart" })
-            // The DESIGN §4.2 fields come first, unchanged: wall (and source) are the last keys.
+            // The docs/DESIGN.md §4.2 fields come first, unchanged: wall (and source) are the last keys.
             #expect(mine.line.text.hasSuffix(#","source":"visitor"}"#), "\(mine.line.text)")
         }
     }

@@ -7,7 +7,7 @@ import Testing
 #endif
 
 extension XServerTests {
-    /// Issue 7 point 1's fallback: a server running classic Xinerama over two X screens, where
+    /// The kiosk monitors' fallback: a server running classic Xinerama over two X screens, where
     /// RandR describes only the first screen (one RandR monitor) and Xinerama both.
     @Suite("Kiosk monitors: the Xinerama fallback")
     struct KioskXinerama {

@@ -7,7 +7,7 @@ import Testing
 #endif
 
 extension XServerTests {
-    /// Liveness (issue 10 point 4): a signal ends the app cleanly within 1 s whatever it is
+    /// Liveness: a signal ends the app cleanly within 1 s whatever it is
     /// doing, and under systemd the loop pings the watchdog.
     @Suite("gestures run: signals mid-drag, the systemd watchdog")
     struct Liveness {

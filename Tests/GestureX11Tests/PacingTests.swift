@@ -7,7 +7,7 @@ import Testing
 #endif
 
 extension XServerTests {
-    /// Frame pacing (issue 10 point 2): at most one frame per refresh interval, by the Present
+    /// Frame pacing: at most one frame per refresh interval, by the Present
     /// extension's vertical blanks where there is a display with a refresh rate (Xorg + dummy:
     /// a 60 Hz mode, Present's MSC clock), by a deadline where there is none (Xvfb).
     @Suite("gestures run: frames paced by Present's vertical blanks, or by a deadline on Xvfb")

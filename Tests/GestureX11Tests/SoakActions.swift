@@ -240,7 +240,7 @@ extension Monkey {
         var f = place == "rotate" ? uniform(0.9, 1.1) : pinchFactor()
         while f > 1, !fits(c, r * f) { f = max(1, f * 0.8) }
         if place == "pinch" && 2 * r * abs(1 - f) < 12 {
-            // A pinch begins once the fingers' distance has changed by more than 8 pt (DESIGN §3):
+            // A pinch begins once the fingers' distance has changed by more than 8 pt (docs/DESIGN.md §3):
             // fingers 30 pt apart closing ×0.9 are not a pinch, and the log rightly says it failed
             // (3 such bursts in a 30-minute run, seed 15933778355). Close them by 12 pt at least.
             f = 1 - 12 / (2 * r)

@@ -32,7 +32,7 @@ struct FlowerModel: CustomStringConvertible {
             && abs(angle) < 1e-9
     }
 
-    /// After a resize: the centre keeps its place in proportion to the window (DESIGN §5 via
+    /// After a resize: the centre keeps its place in proportion to the window (docs/DESIGN.md §5 via
     /// `DemoScene.resize`); scale and angle are relative to the original frame, which follows.
     mutating func resize(from old: Layout, to new: Layout) {
         guard old.width > 0, old.height > 0 else { return }
@@ -235,8 +235,8 @@ final class Monkey {
     /// kept within the app's limits, 0.1…10, overall (the app springs back from past them).
     ///
     /// The walk goes up to ~10, then down to ~0.1, and back. It first heads for an extreme not yet
-    /// visited (so a shake that puts the flower home halfway does not undo the coverage that
-    /// point 5 asks of a short run; seed 841941072852 reached 10.98 and then only 0.559 in 60 s).
+    /// visited (so a shake that puts the flower home halfway does not undo the coverage a short
+    /// run must reach: without it, seed 841941072852 reached 10.98 and then only 0.559 in 60 s).
     func pinchFactor(_ low: Double = 1.3, _ high: Double = 2.2) -> Double {
         if stats.maxScale < 8 && stats.minScale <= 0.12 { growing = true }
         if stats.minScale > 0.12 && stats.maxScale >= 8 { growing = false }

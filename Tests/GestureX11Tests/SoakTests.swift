@@ -46,7 +46,7 @@ struct SoakConfig: Sendable {
 }
 
 extension XServerTests {
-    /// Issue 10 point 5, the short run: inside the X suite, so no other X test shares the machine.
+    /// The short run: inside the X suite, so no other X test shares the machine.
     @Suite("Monkey soak (GESTURES_SOAK_SECONDS ≤ 90, with the other X tests)")
     struct Soak {
         @Test(
@@ -66,7 +66,7 @@ struct LongSoak {
 }
 
 /// Drives `gestures run` on one Xorg + dummy + inputtest server for `config.seconds` with
-/// random but plausible input, then checks what issue 10 point 5 asks.
+/// random but plausible input, then checks the soak's promises (docs/testing.md, "Soaks").
 func runSoak(_ config: SoakConfig) throws {
     let tag = "soak seed \(config.seed) (replay: \(config.replay))"
     print("\(tag): \(Int(config.seconds)) s of input")

@@ -5,7 +5,7 @@ import Foundation
     import Glibc
 #endif
 
-/// The wheel (issue 8 point 1) in the monkey's repertoire: XTest buttons 4–7 over the flower pan
+/// The wheel in the monkey's repertoire: XTest buttons 4–7 over the flower pan
 /// it 40 pt a click (Shift turns the wheel sideways), and with Ctrl zoom it ×1.1 a click about
 /// the pointer. The model follows the logged translation and scale.
 extension Monkey {

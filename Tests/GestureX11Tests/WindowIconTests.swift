@@ -5,7 +5,7 @@ import Testing
 
 @testable import GestureX11
 
-/// The application icon on the window (issue 8 point 4): `_NET_WM_ICON` as EWMH wants it.
+/// The application icon on the window: `_NET_WM_ICON` as EWMH wants it.
 @Suite("Window icon (no server)")
 struct WindowIconUnitTests {
     @Test(

@@ -1,5 +1,5 @@
 // Over 400 lines: every XI2 event kind the decoder reads, each with its truncated and
-// inconsistent forms (issue 10 point 7); the wire bytes are built inline per case.
+// inconsistent forms; the wire bytes are built inline per case.
 import CX11
 import Foundation
 import GestureX11
@@ -7,7 +7,7 @@ import Testing
 
 /// The XI2 wire decoder on buffers laid out as XCB hands them over, built with xcb-xinput's own
 /// C structs (so the decoder's offsets are checked against xcb/xinput.h, not against themselves),
-/// and on every malformed variant a buggy or hostile server could send (issue 10 point 7).
+/// and on every malformed variant a buggy or hostile server could send.
 @Suite("XI2 wire decoder")
 struct XI2DecoderTests {
     /// A buffer and what decoding it must give.

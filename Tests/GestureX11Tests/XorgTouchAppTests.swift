@@ -44,7 +44,7 @@ final class TouchSession {
 }
 
 extension XServerTests {
-    /// Genuine XI 2.2 touch events and XI 2.4 touchpad gestures (DESIGN §6), injected through
+    /// Genuine XI 2.2 touch events and XI 2.4 touchpad gestures (docs/DESIGN.md §6), injected through
     /// Xorg's inputtest driver into `gestures run`.
     @Suite("gestures run on Xorg + dummy + inputtest (genuine XI2 touch)")
     struct XorgTouchApp {

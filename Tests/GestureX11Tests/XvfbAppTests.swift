@@ -9,7 +9,7 @@ import Testing
 
 extension XServerTests {
     /// `gestures run` on Xvfb, driven through XTest: the mouse is one finger, Ctrl adds a
-    /// mirrored second finger, every MPX master pointer is a finger (DESIGN §5). Regions come
+    /// mirrored second finger, every MPX master pointer is a finger (docs/DESIGN.md §5). Regions come
     /// from the app's own layout line; nothing is hard-coded.
     @Suite("gestures run on Xvfb + XTest")
     struct XvfbApp {

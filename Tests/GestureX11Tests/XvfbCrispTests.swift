@@ -4,7 +4,7 @@ import GesturesDemo
 import Testing
 
 extension XServerTests {
-    /// The bundled flower at 4K (issue 8 point 5): a full-screen 3840×2160 window draws the picture
+    /// The bundled flower at 4K: a full-screen 3840×2160 window draws the picture
     /// about 950 px wide, which the 300 px flower.png could only blur; flower@4x.png is used.
     @Suite("gestures run: the flower is crisp at 4K")
     struct Crisp4K {

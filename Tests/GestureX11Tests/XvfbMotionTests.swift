@@ -7,7 +7,7 @@ import Testing
 #endif
 
 extension XServerTests {
-    /// Issue 8 point 2 live: the animations run on the event loop's deadlines and stop (no CPU
+    /// The flower's motion, live: the animations run on the event loop's deadlines and stop (no CPU
     /// once they end); `u` undoes, a double click sends the flower home.
     @Suite("gestures run on Xvfb: momentum, undo, double click")
     struct XvfbMotion {

@@ -7,7 +7,7 @@ import Testing
 #endif
 
 extension XServerTests {
-    /// Issue 8 points 1 and 7: the wheel (XTest buttons 4–7) on `gestures run` under Xvfb pans the
+    /// The wheel (XTest buttons 4–7) on `gestures run` under Xvfb pans the
     /// flower under the pointer, Shift+wheel pans it sideways, Ctrl+wheel zooms it about the
     /// pointer. 40 pt a click; a sequence ends 0.15 s after its last click.
     @Suite("gestures run on Xvfb: the wheel")

@@ -7,7 +7,7 @@ import Testing
 #endif
 
 extension XServerTests {
-    /// Shell promises of issue 3 seen end to end (so far only unit-tested): core input without
+    /// Shell promises seen end to end (the unit tests check them without a server): core input without
     /// XInput 2, HiDPI (`--scale` and Xft.dpi), shaking the real window, the kiosk's idle reset,
     /// tour, fullscreen and hidden cursor, and an XI 2.4 touchpad swipe.
     @Suite("gestures run: core input, HiDPI, window shake, kiosk, touchpad swipe")
@@ -316,7 +316,7 @@ private func moveWindow(_ session: AppSession, _ app: GesturesApp, xs: [Int32], 
     }
 }
 
-/// The final line shows the image untransformed at its layout rect (DESIGN §4.2: the matrix
+/// The final line shows the image untransformed at its layout rect (docs/DESIGN.md §4.2: the matrix
 /// maps image-local points to window points).
 private func expectImageAtLayoutRect(_ final: LogLine, _ rect: LayoutRect) throws {
     let image = try #require(final.object["image"] as? [String: Any], "\(final)")

@@ -6,7 +6,7 @@ import Testing
 #endif
 
 /// Inputs that could stall the reader or exhaust memory are refused with one line and status 2
-/// (issue 10 point 7, issue 11 point 2): a FIFO (never opened blocking), a file over 256 MiB, a
+/// (docs/DESIGN.md §4.6): a FIFO (never opened blocking), a file over 256 MiB, a
 /// gzip that decompresses to more than 256 MiB.
 @Suite("Bounded input: FIFOs, huge files and gzip bombs are refused", .timeLimit(.minutes(1)))
 struct BoundedInputTests {
@@ -87,7 +87,7 @@ struct BoundedInputTests {
     }
 }
 
-/// Issue 11 point 2: a plain evemu recording or getevent text streams from disk, checked whole
+/// A plain evemu recording or getevent text streams from disk, checked whole
 /// first: a bad line at the very end of a long one replays nothing.
 @Suite("Streamed evemu and getevent replays: a late bad line is refused before any output", .timeLimit(.minutes(2)))
 struct EvdevStreamCLITests {

@@ -267,7 +267,7 @@ struct CLITests {
             ["replay", "@badspec", "--recognizers", "@tap"],
             "gestures: @tap:2: expected the end of the file after the JSON value"
         ),
-        // `gestures run`'s own validation: status 2 like every usage error (it used to be 1).
+        // `gestures run`'s own validation: status 2 like every usage error (not 1).
         (
             ["run", "--scale", "0"],
             "gestures: --scale: expected a number of pixels per point in (0, 8], got 0.0 (see gestures --help)"
@@ -282,7 +282,7 @@ struct CLITests {
             ["run", "--kiosk-reset-after", "0"],
             "gestures: --kiosk-reset-after: expected a positive number of seconds, got 0.0 (see gestures --help)"
         ),
-        // Kiosk settings are checked before any window shows (issue 7).
+        // Kiosk settings are checked before any window shows.
         (
             ["run", "--kiosk", "--admin-pin", "12"],
             "gestures: --admin-pin (or GESTURES_ADMIN_PIN): expected 4 to 12 digits"
@@ -364,7 +364,7 @@ struct CLITests {
         #expect(r.stderr.hasPrefix("gestures: /nonexistent/t.jsonl: ") && r.stderr.split(separator: "\n").count == 1)
     }
 
-    /// A `--png` that cannot be written is found before the replay (issue 11), not after it.
+    /// A `--png` that cannot be written is found before the replay, not after it.
     @Test(
         "An unwritable --png: usage error before anything is replayed",
         arguments: [

@@ -3,7 +3,7 @@ import GestureShellCore
 import GesturesDemo
 import Testing
 
-/// Desktop integration (issue 8 point 4): `--version`, the man page generated from the command
+/// Desktop integration: `--version`, the man page generated from the command
 /// definitions (scripts/make-man), the .desktop file, and the icon that scripts/install puts
 /// into the hicolor theme.
 @Suite(.enabled(if: CLI.available, "the gestures executable is built beside the tests"))

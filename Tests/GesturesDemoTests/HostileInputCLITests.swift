@@ -8,7 +8,7 @@ import Testing
     import Glibc
 #endif
 
-/// Issue 11, end to end: a failing stdout ends `gestures replay` with one line and status 1 on a
+/// Hostile input and output, end to end: a failing stdout ends `gestures replay` with one line and status 1 on a
 /// whole line; messages escape control characters and cut long tokens; extreme input never puts
 /// `null`, `inf` or `nan` in the log; spec cycles are refused however long.
 @Suite(

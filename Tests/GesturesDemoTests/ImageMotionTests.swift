@@ -4,7 +4,7 @@ import GestureTrace
 import GesturesDemo
 import Testing
 
-/// Issue 8 point 2 on a virtual clock: the flower's scale limits and rubber band, the bounds,
+/// The flower's motion on a virtual clock: its scale limits and rubber band, the bounds,
 /// momentum, the double-tap reset and undo, each as the whole event log (1024×768: image
 /// [343.04,414.72,337.92,337.92], centre (512, 583.68)).
 @Suite @MainActor struct ImageMotionTests {

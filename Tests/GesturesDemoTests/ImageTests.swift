@@ -3,7 +3,7 @@ import Foundation
 import GesturesDemo
 import Testing
 
-/// Pictures (issue 8 point 5): PNG and JPEG load, told apart by their first bytes; anything else
+/// Pictures: PNG and JPEG load, told apart by their first bytes; anything else
 /// is refused with one line naming the file and the formats accepted, status 2.
 @Suite(.enabled(if: CLI.available, "the gestures executable is built beside the tests"))
 struct ImageTests {

@@ -31,7 +31,7 @@ let dragRight = """
     {"type":"up","t":0.15,"id":1,"x":140,"y":100}
     """
 
-/// The delegate hooks of DESIGN §3 written as data in the spec, and the spec's views; each
+/// The delegate hooks of docs/DESIGN.md §3 written as data in the spec, and the spec's views; each
 /// replay is checked on its whole log, worked out from §3's rules.
 @Suite @MainActor struct PlaygroundHookTests {
     nonisolated static let panBegan = [

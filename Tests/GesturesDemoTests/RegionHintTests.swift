@@ -2,7 +2,7 @@ import GestureKit
 import GesturesDemo
 import Testing
 
-/// Issue 8 point 3: a gesture that fails in a region says why in the label, in the line of the
+/// A gesture that fails in a region says why in the label, in the line of the
 /// last of the region's recognizers to fail; success strings stay the tutorial's (the swipe
 /// cases of `SceneTests` still read "Swiped …"). Whole logs at 1024×768.
 @Suite @MainActor struct RegionHintTests {

@@ -2,7 +2,7 @@ import GestureKit
 import GesturesDemo
 import Testing
 
-/// Issue 8 point 1 in the demo: the wheel pans the flower under the pointer, Ctrl+wheel zooms it
+/// Scroll in the demo: the wheel pans the flower under the pointer, Ctrl+wheel zooms it
 /// about the pointer (a touchpad pinch), smooth scroll pans it too. Whole log at 1024×768.
 @Suite @MainActor struct ScrollSceneTests {
     static func scroll(

@@ -4,7 +4,7 @@ import GesturesDemo
 import Testing
 
 /// A trace's `set` lines: the app setting a recognizer's properties at a time, in order with
-/// the touch lines; whole logs worked out from DESIGN §3.
+/// the touch lines; whole logs worked out from docs/DESIGN.md §3.
 @Suite @MainActor struct SetLineTests {
     static let pan = #"[{"name":"pan","kind":"pan"}]"#
 

@@ -1,10 +1,10 @@
 import Foundation
 import Testing
 
-/// `scripts/test-filter` (issue 8 point 6: quiet logs that show failures in full): what it keeps
+/// `scripts/test-filter` (quiet logs that show failures in full): what it keeps
 /// of Swift Testing's output, its count, and — when the test process dies before the closing
-/// line — the tests that were running (CI's segfault of 2026-11-27 printed a backtrace and
-/// "0 passed", and nothing said which test had crashed).
+/// line — the tests that were running (a crash otherwise leaves a backtrace and "0 passed",
+/// and nothing says which test died).
 @Suite("scripts/test-filter: failures in full, a count, the tests running at a crash")
 struct TestFilterTests {
     static func filter(_ input: String) throws -> String {

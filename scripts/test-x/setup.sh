@@ -8,6 +8,7 @@
 #   XTest / XInput 2 client   libx11-dev libx11-xcb-dev libxcb-xinput-dev libxi-dev libxtst-dev (also the app)
 #   the app's text            fonts-dejavu-core
 #   keymaps for the servers   x11-xkb-utils xkb-data
+#   Xwayland under sway       sway xwayland x11-xserver-utils (xhost)
 # Xorg is started as root (CI runs as root); the Xorg tests fail with that reason otherwise.
 set -eu
 
@@ -23,6 +24,9 @@ have Xvfb || add xvfb
 { have cc || have gcc; } || add gcc libc6-dev
 [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || add fonts-dejavu-core
 { have xkbcomp && [ -d /usr/share/X11/xkb ]; } || add x11-xkb-utils xkb-data
+have sway || add sway
+have Xwayland || add xwayland
+have xhost || add x11-xserver-utils
 
 if [ -n "$need" ]; then
     echo "scripts/test-x/setup.sh: installing$need" >&2

@@ -35,7 +35,7 @@ struct LayoutPoint: CustomStringConvertible {
     }
 }
 
-/// One line of the event log (DESIGN §4.2).
+/// One line of the event log (docs/DESIGN.md §4.2).
 struct LogLine: CustomStringConvertible {
     let text: String
     let object: [String: Any]
@@ -88,7 +88,7 @@ struct LogLine: CustomStringConvertible {
     var description: String { text }
 }
 
-/// The demo scene's layout (DESIGN §4.2 layout line).
+/// The demo scene's layout (docs/DESIGN.md §4.2 layout line).
 struct Layout {
     var width: Double
     var height: Double

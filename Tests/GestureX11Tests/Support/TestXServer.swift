@@ -48,7 +48,7 @@ private func startServer(
     return (process, ":\(number)")
 }
 
-/// `Xvfb -screen 0 1280x800x24 -noreset -nolisten tcp` on a display it picks itself (DESIGN §6).
+/// `Xvfb -screen 0 1280x800x24 -noreset -nolisten tcp` on a display it picks itself (docs/DESIGN.md §6).
 /// The server is killed when this object goes away (or at `stop()`).
 final class TestXServer {
     let display: String
@@ -90,7 +90,7 @@ private func waitUntilAcceptingConnections(_ display: String, process: ChildProc
     }
 }
 
-/// Xorg with the `dummy` video driver and `inputtest` input devices (DESIGN §6): genuine XI 2.2
+/// Xorg with the `dummy` video driver and `inputtest` input devices (docs/DESIGN.md §6): genuine XI 2.2
 /// touch events and XI 2.4 touchpad gestures. Needs root (CI runs as root). One connection per
 /// device is held for the server's life (a reconnect is not served), so every test gets a
 /// fresh server.

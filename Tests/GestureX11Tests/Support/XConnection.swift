@@ -208,7 +208,7 @@ final class XConnection {
     }
 
     /// Makes `master` this connection's client pointer: XTest motion and buttons sent on this
-    /// connection then drive that master's XTEST slave (DESIGN §6).
+    /// connection then drive that master's XTEST slave (docs/DESIGN.md §6).
     func setClientPointer(_ master: Int32) {
         XISetClientPointer(display, 0, master)
         sync()
@@ -333,9 +333,15 @@ final class XConnection {
     }
 
     /// The window's current contents.
-    func screenshot(_ window: Window) throws -> Screenshot {
-        guard let g = geometry(of: window), g.width > 0, g.height > 0 else {
+    /// At most `limit` pixels a side from the window's top-left corner (a window larger than
+    /// the screen: only what is on the screen can be read).
+    func screenshot(_ window: Window, limit: (width: Int, height: Int)? = nil) throws -> Screenshot {
+        guard var g = geometry(of: window), g.width > 0, g.height > 0 else {
             throw XTestError("window \(window) has no geometry")
+        }
+        if let limit {
+            g.width = min(g.width, limit.width)
+            g.height = min(g.height, limit.height)
         }
         lastXErrorCode = 0
         guard

@@ -1,0 +1,73 @@
+import CX11
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+extension XServerTests {
+    /// One touch frame per device frame, with genuine XI2 touches (Xorg + inputtest): each
+    /// finger's update of a device frame is a write of its own, and the server has processed it
+    /// before the next finger's is sent, so the app gets them in separate reads (as from
+    /// Xwayland, or from Xorg when its input thread splits a frame). Made a frame each, a
+    /// spread's centre wobbled by half a step and a twist about a fixed point started a pan.
+    @Suite("gestures run on Xorg + inputtest: a device frame's fingers in separate reads are one frame")
+    struct DeviceFrameX {
+        /// Sends each finger's update on its own and waits for the server to process it.
+        static func splitMove(_ t: TouchSession, _ paths: [UInt32: [LayoutPoint]]) throws {
+            let count = paths.values.map(\.count).max() ?? 0
+            for i in 0..<count {
+                pause(0.016)
+                for (id, path) in paths.sorted(by: { $0.key < $1.key }) where i < path.count {
+                    try t.touches([(.update, id, path[i])])
+                }
+            }
+        }
+
+        @Test("A two-finger spread: the pinch's location stays where the fingers' centre is")
+        func steadySpread() throws {
+            let t = try TouchSession()
+            defer { t.close() }
+            let pinch = try t.app.region("pinch")
+            let c = pinch.center
+            let (d0, d1) = (pinch.width * 0.05, pinch.width * 0.3)
+            try t.touches([(.begin, 1, c + (-d0, 0)), (.begin, 2, c + (d0, 0))])
+            try Self.splitMove(
+                t,
+                [
+                    1: straightPath(from: c + (-d0, 0), to: c + (-d1, 0), steps: 12).dropFirst().map { $0 },
+                    2: straightPath(from: c + (d0, 0), to: c + (d1, 0), steps: 12).dropFirst().map { $0 },
+                ])
+            pause(0.05)
+            try t.touches([(.end, 1, c + (-d1, 0)), (.end, 2, c + (d1, 0))])
+            try t.app.waitFor("pinch", "ended")
+            let lines = t.app.lines(of: "pinch")
+            let located = lines.compactMap(\.location)
+            #expect(located.count >= 10, "\(summary(lines))")
+            let off = located.map { max(abs($0.x - c.x), abs($0.y - c.y)) }.max() ?? 0
+            #expect(off < 0.5, "the pinch's location strayed \(off) pt from the centre:\n\(summary(lines))")
+        }
+
+        @Test("A fast half turn about the flower's centre starts no pan and flings nothing")
+        func twistNoPan() throws {
+            let t = try TouchSession()
+            defer { t.close() }
+            let image = try t.app.region("image")
+            let c = image.center
+            let r = image.width * 0.3
+            let first = arc(around: c, radius: r, from: .pi, to: 2 * .pi, steps: 10)
+            let second = arc(around: c, radius: r, from: 0, to: .pi, steps: 10)
+            try t.touches([(.begin, 1, first[0]), (.begin, 2, second[0])])
+            try Self.splitMove(t, [1: Array(first.dropFirst()), 2: Array(second.dropFirst())])
+            try t.touches([(.end, 1, first.last!), (.end, 2, second.last!)])
+            try t.app.waitFor("imageRotation", "ended")
+            pause(0.3)
+            let all = t.app.log.lines(from: 0)
+            let pans = all.filter { $0.isGesture && $0.recognizer == "imagePan" && $0.state != "failed" }
+            #expect(pans.isEmpty, "\(summary(pans))")
+            let flings = all.filter { $0.type == "animation" && $0.string("animation") == "momentum" }
+            #expect(flings.isEmpty, "\(summary(flings))")
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A datagram socket standing in for systemd's NOTIFY_SOCKET: the messages and when they came.
+final class NotifySocket {
+    let path: String
+    private let fd: Int32
+
+    init(in directory: TemporaryDirectory) throws {
+        path = directory.file("notify.sock")
+        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { p in
+            for (i, b) in path.utf8.enumerated() { p[i] = b }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard fd >= 0, bound == 0 else { throw XTestError("cannot bind \(path)") }
+        var timeout = timeval(tv_sec: 0, tv_usec: 20_000)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    deinit { close(fd) }
+
+    /// The messages received within `seconds` (or until `stop` says so), with their arrival times.
+    func receive(for seconds: Double, until stop: (String) -> Bool = { _ in false }) -> [(Double, String)] {
+        var got: [(Double, String)] = []
+        let start = monotonicNow()
+        while monotonicNow() - start < seconds {
+            var buf = [UInt8](repeating: 0, count: 256)
+            let n = recv(fd, &buf, buf.count, 0)
+            guard n > 0 else { continue }
+            let message = String(decoding: buf[0..<n], as: UTF8.self)
+            got.append((monotonicNow(), message))
+            if stop(message) { break }
+        }
+        return got
+    }
+}
+
+extension XServerTests {
+    /// The app's liveness is its own: with the X server stopped (SIGSTOP) in the middle of the
+    /// attract tour, the loop runs on — the watchdog pings at its interval and SIGTERM ends the
+    /// app within 1 s — and it never waits on a reply or a write.
+    @Suite("A stalled X server: watchdog and SIGTERM")
+    struct StalledServer {
+        @Test(
+            "Xvfb stopped mid-tour: WATCHDOG=1 every 100 ms (no gap over 300 ms for 3 s), SIGTERM ends the kiosk within 1 s"
+        )
+        func stoppedMidTour() throws {
+            let server = try TestXServer()
+            let directory = try TemporaryDirectory(prefix: "gestures-stall")
+            let notify = try NotifySocket(in: directory)
+            let session = try AppSession(
+                display: server.display,
+                arguments: ["--kiosk", "--kiosk-tour-after", "1", "--kiosk-reset-after", "1"],
+                environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "200000"]
+            ) {
+                kill(server.process.pid, SIGCONT)
+                server.stop()
+            }
+            defer { session.close() }
+            let app = session.app
+            _ = try app.log.waitFor("tour start", timeout: 6) { $0.string("event") == "tourStart" }
+            pause(0.5)
+            kill(server.process.pid, SIGSTOP)
+            defer { kill(server.process.pid, SIGCONT) }
+            let stoppedAt = monotonicNow()
+            let pings = notify.receive(for: 3).filter { $0.1 == "WATCHDOG=1" }.map(\.0)
+            var gaps = zip(pings.dropFirst(), pings).map { $0 - $1 }
+            if let first = pings.first { gaps.insert(first - stoppedAt, at: 0) }
+            let worst = gaps.max() ?? .infinity
+            #expect(pings.count >= 20, "\(pings.count) pings in 3 s with the server stopped")
+            #expect(worst < 0.3, "the longest gap between pings was \(worst) s")
+            let sent = monotonicNow()
+            app.process.signal(SIGTERM)
+            let status = app.waitForExit(timeout: 5)
+            let took = monotonicNow() - sent
+            #expect(status == 143, "status \(String(describing: status)); stderr: \(app.stderr)")
+            #expect(took < 1, "SIGTERM took \(took) s with the server stopped")
+            print(
+                "stalled server: \(pings.count) pings in 3 s, longest gap \(String(format: "%.3f", worst)) s; "
+                    + "SIGTERM → exit in \(String(format: "%.3f", took)) s")
+        }
+    }
+}
