@@ -23,11 +23,11 @@ let package = Package(
         // The shell's X: XCB only (one owner of the connection, one event queue).
         .systemLibrary(
             name: "CXCB", path: "Sources/CXCB",
-            pkgConfig: "xcb xcb-xinput xcb-shm xcb-randr xcb-keysyms xcb-screensaver",
+            pkgConfig: "xcb xcb-xinput xcb-shm xcb-randr xcb-present xcb-xinerama xcb-keysyms xcb-screensaver",
             providers: [
                 .apt([
-                    "libxcb1-dev", "libxcb-xinput-dev", "libxcb-shm0-dev", "libxcb-randr0-dev", "libxcb-keysyms1-dev",
-                    "libxcb-screensaver0-dev",
+                    "libxcb1-dev", "libxcb-xinput-dev", "libxcb-shm0-dev", "libxcb-randr0-dev", "libxcb-present-dev",
+                    "libxcb-xinerama0-dev", "libxcb-keysyms1-dev", "libxcb-screensaver0-dev",
                 ])
             ]),
         // Xlib, XInput 2, XTest and DAMAGE for the tests' own client connections (never the shell's).
@@ -58,7 +58,10 @@ let package = Package(
         // What a shell needs that is not X: the scene protocol, input translation, touch frames,
         // timing, replay. Pure Swift (GesturesDemo builds on it without the X libraries).
         .target(name: "GestureShellCore", dependencies: ["GestureKit"]),
-        .target(name: "GestureX11", dependencies: ["GestureKit", "GestureShellCore", "CXCB", "CCairo"]),
+        // PNG and JPEG into Cairo surfaces: the demo's picture and the library's image views.
+        .target(name: "GestureImage", dependencies: ["CCairo", "CTurboJPEG"]),
+        .target(
+            name: "GestureX11", dependencies: ["GestureKit", "GestureShellCore", "GestureImage", "CXCB", "CCairo"]),
         .target(
             name: "GesturesDemo",
             dependencies: ["GestureKit", "GestureTrace", "GestureShellCore", "CCairo", "CTurboJPEG"]),
@@ -81,6 +84,9 @@ let package = Package(
         .testTarget(
             name: "GestureX11Tests",
             dependencies: ["GestureX11", "GesturesDemo", "GestureKit", "CX11", "CXCB"]),
+        // A library app the X tests run as a child (the main actor under the window, idle CPU,
+        // errors of a window without a display).
+        .executableTarget(name: "gestures-app-probe", dependencies: ["GestureX11"], path: "Tests/AppProbe"),
     ],
     swiftLanguageModes: [.v6]
 )

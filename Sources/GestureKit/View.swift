@@ -2,21 +2,39 @@
 /// in its superview, and `transform` applies about its centre (UIKit's default anchor point).
 /// The root of a tree is the window: its coordinate space is window points.
 ///
-/// Deviations from UIKit: no drawing, no layers, no `anchorPoint`; `frame` with a non-identity
+/// Drawing (UIKit's model without layers): a window that draws its tree (GestureX11's
+/// `GestureWindow`) paints each visible view back to front — its ``backgroundColor``, then its
+/// ``draw(_:in:)``, clipped to its bounds, then its subviews — with ``alpha`` applied to the view
+/// and its subviews together. A change to the geometry, colour, alpha or visibility, or a
+/// ``setNeedsDisplay()``, redraws only the parts of the window the view covered and covers.
+///
+/// Deviations from UIKit: no layers, no `anchorPoint`, no `contentMode` on plain views (only
+/// `ImageView`'s); `frame` with a non-identity
 /// transform reads as the bounding box of the transformed bounds (as UIKit does) and setting it
 /// sets `center` and `bounds.size` regardless of the transform (UIKit leaves that undefined).
 @MainActor
 open class View {
     /// For logs and debugging.
     @exclusivity(unchecked) public var name: String
-    @exclusivity(unchecked) public var center: Point
-    @exclusivity(unchecked) public var bounds: Rect
+    @exclusivity(unchecked) public var center: Point { didSet { geometryChanged() } }
+    @exclusivity(unchecked) public var bounds: Rect { didSet { geometryChanged() } }
     /// Applied about the centre. UIKit: `UIView.transform`.
-    @exclusivity(unchecked) public var transform: AffineTransform = .identity
+    @exclusivity(unchecked) public var transform: AffineTransform = .identity { didSet { geometryChanged() } }
     /// UIKit: `isUserInteractionEnabled`. A view with it off (and its subviews) is never hit.
     @exclusivity(unchecked) public var isUserInteractionEnabled = true
-    /// UIKit: `isHidden`. Hidden views are never hit.
-    @exclusivity(unchecked) public var isHidden = false
+    /// UIKit: `isHidden`. Hidden views are never hit nor drawn (nor their subviews).
+    @exclusivity(unchecked) public var isHidden = false { didSet { if isHidden != oldValue { setNeedsDisplay() } } }
+    /// Painted over the bounds before ``draw(_:in:)``; nil (the default) paints nothing.
+    /// UIKit: `backgroundColor`.
+    @exclusivity(unchecked) public var backgroundColor: Color? {
+        didSet { if backgroundColor != oldValue { setNeedsDisplay() } }
+    }
+    /// The opacity of the view and its subviews, 0…1 (0 is not drawn). UIKit: `alpha` (a view
+    /// with alpha 0 is still hit here; UIKit skips views under 0.01).
+    @exclusivity(unchecked) public var alpha: Double = 1 { didSet { if alpha != oldValue { setNeedsDisplay() } } }
+    /// Set on the root of a tree by the window that draws it: told of every change that needs a
+    /// redraw (`geometry` true: the view or its subviews moved, resized, were added or removed).
+    @exclusivity(unchecked) public var onDisplayChange: ((_ view: View, _ geometry: Bool) -> Void)?
     @exclusivity(unchecked) public private(set) weak var superview: View?
     @exclusivity(unchecked) public private(set) var subviews: [View] = []
     @exclusivity(unchecked) public private(set) var gestureRecognizers: [GestureRecognizer] = []
@@ -74,13 +92,55 @@ open class View {
         view.removeFromSuperview()
         view.superview = self
         subviews.append(view)
+        view.geometryChanged()
+    }
+
+    /// UIKit: `insertSubview(_:at:)` (index 0 is the back).
+    public func insertSubview(_ view: View, at index: Int) {
+        view.removeFromSuperview()
+        view.superview = self
+        subviews.insert(view, at: max(0, min(index, subviews.count)))
+        view.geometryChanged()
     }
 
     public func removeFromSuperview() {
         guard let s = superview else { return }
+        s.geometryChanged()
         s.subviews.removeAll { $0 === self }
         superview = nil
     }
+
+    /// Moves `view` (a subview) in front of its siblings. UIKit: `bringSubviewToFront(_:)`.
+    public func bringSubviewToFront(_ view: View) {
+        guard let i = subviews.firstIndex(where: { $0 === view }) else { return }
+        subviews.append(subviews.remove(at: i))
+        view.setNeedsDisplay()
+    }
+
+    /// Moves `view` (a subview) behind its siblings. UIKit: `sendSubviewToBack(_:)`.
+    public func sendSubviewToBack(_ view: View) {
+        guard let i = subviews.firstIndex(where: { $0 === view }) else { return }
+        subviews.insert(subviews.remove(at: i), at: 0)
+        view.setNeedsDisplay()
+    }
+
+    /// Asks for the view's area to be drawn again (its bounds, as they cover the window now).
+    /// UIKit: `setNeedsDisplay()`.
+    public func setNeedsDisplay() { notifyDisplay(geometry: false) }
+
+    /// The view or its subtree moved: the window compares where each view was and is.
+    private func geometryChanged() { notifyDisplay(geometry: true) }
+
+    private func notifyDisplay(geometry: Bool) {
+        var v = self
+        while let s = v.superview { v = s }
+        v.onDisplayChange?(self, geometry)
+    }
+
+    /// Draws the view's content in its own coordinates, after its ``backgroundColor``, clipped to
+    /// its bounds; `rect` is the part of the bounds being redrawn. The default draws nothing.
+    /// UIKit: `draw(_:)`, with the context passed in rather than fetched.
+    open func draw(_ rect: Rect, in context: GraphicsContext) {}
 
     /// UIKit: `addGestureRecognizer(_:)`. A recognizer belongs to one view at a time.
     public func addGestureRecognizer(_ recognizer: GestureRecognizer) {

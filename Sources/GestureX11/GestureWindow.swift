@@ -23,20 +23,33 @@ import GestureShellCore
 /// parallel), and each MPX pointer as a finger. Hit testing, delivery and arbitration are
 /// GestureKit's (`TouchDispatcher`).
 ///
-/// Drawing: ``draw`` is called with a `cairo_t *` whose user space is window points, for each
-/// frame and only when something changed: after any recognizer changed state (an action may have
-/// moved a view), after ``setNeedsDisplay()``, and after a resize. The whole window is drawn each
-/// time (deviation from UIKit, which composites per-view layers). A frame may call ``draw``
-/// more than once, each time clipped to a band of the window (the first frame after a resize is
-/// uploaded in bands of 1 MiB): draw the same picture every time, and keep animation steps and
-/// counters out of it.
+/// Drawing: views draw themselves (`View.backgroundColor`, ``Label``, ``ImageView``, a
+/// `draw(_:in:)` override), back to front over a white window, as in UIKit:
+///
+/// ```swift
+/// let label = Label(frame: Rect(x: 20, y: 20, width: 300, height: 40))
+/// label.text = "Hello"
+/// window.root.addSubview(label)
+/// ```
+///
+/// A frame is drawn only when something changed, and only where: a view's change of geometry,
+/// colour, alpha, visibility or order, or its `setNeedsDisplay()`, redraws the window boxes the
+/// view covered and covers (``X11Shell/onFramePresented`` reports the rectangles).
+///
+/// The older whole-window hook ``draw`` is still offered: it is called with a `cairo_t *` whose
+/// user space is window points, under the views, after any recognizer changed state, after
+/// ``setNeedsDisplay()`` and after a resize; while it is set, every frame draws the whole window
+/// (it cannot say what changed). A frame may call it more than once, each time clipped to a band
+/// of the window (the first frame after a resize is uploaded in bands of 1 MiB): draw the same
+/// picture every time, and keep animation steps and counters out of it.
 @MainActor
 public final class GestureWindow {
     /// The root view: it always fills the window. Add subviews and recognizers to it.
     public let root: View
     /// The dispatcher that delivers the window's input to the root view's tree.
     public let dispatcher: TouchDispatcher
-    /// Draws a frame (`cairo_t *`, window points). The background is not cleared for you.
+    /// Draws the whole window under the views (`cairo_t *`, window points). The background is
+    /// not cleared for you. Optional: without it the window is white and only views draw.
     public var draw: ((OpaquePointer) -> Void)?
     /// Called after the window changed size (the root view already has the new frame).
     public var onResize: ((Size) -> Void)?
@@ -55,6 +68,7 @@ public final class GestureWindow {
         o.title = title
         o.size = size
         shell = try X11Shell(options: o)
+        shell.quitsOnKeys = false
         root = View(frame: Rect(origin: .zero, size: shell.size), name: "root")
         dispatcher = TouchDispatcher(root: root)
         scene = ViewTreeScene(root: root, dispatcher: dispatcher)
@@ -63,6 +77,24 @@ public final class GestureWindow {
 
     /// The window's size in points.
     public var size: Size { shell.size }
+
+    /// Every key pressed and released in the window. UIKit: `pressesBegan(_:with:)` /
+    /// `pressesEnded(_:with:)`, and `UIKeyCommand` (match ``KeyPress/characters`` and
+    /// ``KeyPress/modifiers`` here). Ctrl+Z still shakes (a `ShakeGestureRecognizer` hears it).
+    public var onKey: ((KeyPress) -> Void)? {
+        get { shell.onKey }
+        set { shell.onKey = newValue }
+    }
+
+    /// Whether `q`, Ctrl+Q and Escape close the window, as they do in the `gestures` demo.
+    /// Default false: a library app chooses its own keys (call ``quit()`` from ``onKey``).
+    public var quitsOnKeys: Bool {
+        get { shell.quitsOnKeys }
+        set { shell.quitsOnKeys = newValue }
+    }
+
+    /// Ends ``run()`` after the current turn of the loop (UIKit has none; an app's window closes).
+    public func quit() { shell.quit(status: 0) }
 
     /// Asks for a frame (UIKit: `setNeedsDisplay()`).
     public func setNeedsDisplay() { scene.needsDisplay = true }
@@ -95,11 +127,20 @@ private final class ViewTreeScene: ShellScene {
     weak var window: GestureWindow?
     var needsDisplay = true
 
+    let tracker = ViewDamageTracker()
+
     init(root: View, dispatcher: TouchDispatcher) {
         self.root = root
         self.dispatcher = dispatcher
         dispatcher.onTransition = { [unowned self] _ in self.needsDisplay = true }
+        root.onDisplayChange = { [unowned self] view, geometry in
+            self.tracker.note(view, geometry: geometry)
+            self.needsDisplay = true
+        }
     }
+
+    /// The views' damage; all of the window when the app draws with ``GestureWindow/draw``.
+    var damage: [Rect]? { window?.draw == nil ? tracker.damage(root) : nil }
 
     func resize(to size: Size, at time: Double) {
         dispatcher.advance(to: max(time, dispatcher.now))
@@ -114,15 +155,34 @@ private final class ViewTreeScene: ShellScene {
     var nextDeadline: Double? { dispatcher.nextDeadline }
     var hasLiveGestures: Bool { dispatcher.hasLiveGestures }
 
+    /// The centre of the visible part of the view under `point`: its transformed bounds' box
+    /// within the window (a zoomed view's own centre may be off-screen, and a finger mirrored
+    /// through it would be too).
     func mirrorCenter(for point: Point) -> Point {
         let v = root.hitTest(point) ?? root
-        return v.convert(Point(x: v.bounds.midX, y: v.bounds.midY), to: nil)
+        let box = v.bounds.applying(v.localToWindow)
+        let x0 = max(box.minX, 0)
+        let y0 = max(box.minY, 0)
+        let x1 = min(box.maxX, root.bounds.width)
+        let y1 = min(box.maxY, root.bounds.height)
+        guard x1 > x0, y1 > y0 else { return v.convert(Point(x: v.bounds.midX, y: v.bounds.midY), to: nil) }
+        return Point(x: (x0 + x1) / 2, y: (y0 + y1) / 2)
     }
 
     func draw(into cairo: OpaquePointer, overlay: [Point], showTouches: Bool) {
         cairo_save(cairo)
-        window?.drawFrame(cairo)
+        if window?.draw == nil {
+            // UIKit's default window background, under the root view's own colour.
+            cairo_set_source_rgb(cairo, 1, 1, 1)
+            cairo_paint(cairo)
+        } else {
+            window?.drawFrame(cairo)
+        }
         cairo_restore(cairo)
+        cairo_save(cairo)
+        ViewTreeDrawing.draw(root, into: cairo)
+        cairo_restore(cairo)
+        tracker.commit(root)
         var points = overlay
         if showTouches { points += dispatcher.activeTouches.map(\.locationInWindow) }
         for p in points where p.isFinite {

@@ -65,6 +65,7 @@ extension X11Shell {
             DamageDrawing.paint(scene, into: cr, scale: scale, overlay: overlay, showTouches: showTouches)
         }
         drawnOverlay = overlay
+        onFramePresented?(rects)
         forceRedraw = false
         exposedRect = nil
         pacer.framePresented(now: now)

@@ -389,6 +389,13 @@ extension X11Shell {
         {
             return
         }
+        if let onKey, sym != 0 {
+            flushFrame()
+            onKey(
+                KeyPress(
+                    keysym: UInt32(truncatingIfNeeded: sym), modifiers: KeyModifiers(x: modifiers), isDown: pressed,
+                    isRepeat: repeated))
+        }
         guard pressed, let action = KeyBindings.action(keysym: sym, modifiers: modifiers, kiosk: options.kiosk) else {
             if pressed && !repeated { noteActivity() }
             return
@@ -404,7 +411,7 @@ extension X11Shell {
         case .shake:
             if !repeated { feed(.shake(timestamp: t), real: true) }
         case .quit:
-            if !repeated { quit(status: 0) }
+            if !repeated && quitsOnKeys { quit(status: 0) }
         case .toggleFullscreen:
             if !repeated { toggleFullscreen() }
         }

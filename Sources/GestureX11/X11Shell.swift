@@ -24,14 +24,14 @@ import CXCB
 /// ```
 ///      ┌──────────────────────────────────────────────────────────────────────────┐
 ///      ▼                                                                          │
-///  poll(signal pipe, wake connection, X socket; timeout = nearest deadline)       │
+///  poll(signal pipe, wake connection, main queue, X socket; timeout = deadline)   │
 ///      │  deadlines: scene timers (a kiosk's too) · replay events ·               │
 ///      │             frame pacing · completion timeout · buffer shrink ·         │
 ///      │             watchdog ping · a touch frame held for its device (≤ 4 ms)  │
-///      │  a dead drag batched: only the pipe and the wake connection, ≤ 100 ms   │
+///      │  a dead drag batched: the pipe, wake connection, main queue, ≤ 100 ms   │
 ///      ▼                                                                          │
 ///  read until empty → decode every event → feed the batch (touch frames) ─────▶  │
-///  run due timers                                                                 │
+///  run the main queue (main-actor tasks, DispatchQueue.main), run due timers      │
 ///      ▼                                                                          │
 ///  something to draw? ── no ──────────────────────────────────────────────────────┤
 ///      │ yes                                                                      │
@@ -66,6 +66,11 @@ import CXCB
 ///   batch ends the batching too. The batch only spaces the wake-ups: when it ends, the socket
 ///   is read until empty, so at any motion rate at most one batch of motion waits in the
 ///   server.
+/// - **Swift concurrency runs in the loop.** The main dispatch queue's wake-up descriptor is
+///   polled and the queue is run once per turn (`MainQueue`): main-actor tasks, `await
+///   MainActor.run`, `Task.sleep` on the main actor, `DispatchQueue.main.async`/`asyncAfter`
+///   and `DispatchSource`s on the main queue run within a turn of being due, as under
+///   CoreFoundation's run loop. Their timers are dispatch's, so they never add a poll timeout.
 /// - **Idle is zero.** With nothing pending the timeout is infinite.
 ///
 /// Exit: ``run(scene:beforeExit:)`` returns 0 when the window is closed (WM_DELETE_WINDOW), a
@@ -108,6 +113,15 @@ public final class X11Shell {
     /// Makes the window's icon (`_NET_WM_ICON`) when the first frame is up, unless
     /// `ShellOptions/icon` is set: the icon is then decoded off the way to the first frame.
     public var iconProvider: (() -> WindowIcon?)?
+    /// Every key pressed and released (after the kiosk's admin keys and the simulated-finger
+    /// modifier, which are the shell's); the key bindings (`KeyBindings`) still apply after it.
+    public var onKey: ((KeyPress) -> Void)?
+    /// Whether `q`, Ctrl+Q and Escape quit (the demo's keys; never in kiosk mode). Default true;
+    /// a ``GestureWindow`` sets it false (a library app decides which keys quit).
+    public var quitsOnKeys = true
+    /// Called after each frame is presented, with the window pixels it drew (only these were
+    /// drawn and uploaded; the whole window for a full frame).
+    public var onFramePresented: (([PixelRect]) -> Void)?
     /// Called when a timed action of ``play(_:actions:exitWhenDone:)`` is due (its index).
     public var onReplayAction: ((Int) -> Void)?
 
@@ -262,11 +276,13 @@ public final class X11Shell {
         xcb_map_window(x.raw, xid)
         x.flush()
         running = true
-        // The signal pipe, the wake connection (a negative fd is skipped), then the connection:
-        // while a dead drag is batched, only the first two are watched.
+        // The signal pipe, the wake connection (a negative fd is skipped), the main queue, then
+        // the connection: while a dead drag is batched, only the first three are watched.
+        let mainQueue = MainQueue()
         var fds = [
             pollfd(fd: signals.readEnd, events: Int16(POLLIN), revents: 0),
             pollfd(fd: wake?.fileDescriptor ?? -1, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: mainQueue.fileDescriptor, events: Int16(POLLIN), revents: 0),
             pollfd(fd: x.fileDescriptor, events: Int16(POLLIN), revents: 0),
         ]
         var readable = true
@@ -276,6 +292,10 @@ public final class X11Shell {
             motionSeen = false
             drainEvents(first: stashed, read: readable)
             stashed = nil
+            guard running else { break }
+            // Main-actor tasks, main-queue blocks and their timers, once per turn (they may
+            // change what is drawn, or quit).
+            mainQueue.drain()
             guard running else { break }
             let now = clock.now()
             runTimers(now: now)
@@ -309,12 +329,12 @@ public final class X11Shell {
             }
             fds[1].fd = wake?.fileDescriptor ?? -1
             for i in fds.indices { fds[i].revents = 0 }
-            let n = poll(&fds, batching ? 2 : 3, timeout)
+            let n = poll(&fds, batching ? 3 : 4, timeout)
             if n < 0 && errno != EINTR { break }
             woken = fds[1].revents != 0
             if woken { wake?.drain() }
-            readable = batching || fds[2].revents & Int16(POLLIN) != 0
-            if fds[2].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
+            readable = batching || fds[3].revents & Int16(POLLIN) != 0
+            if fds[3].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
                 // The server went away: the read notices and exits with status 1.
                 _ = x.nextEvent(read: true)
                 XConnection.lost()
