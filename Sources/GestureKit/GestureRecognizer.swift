@@ -96,11 +96,11 @@ enum Continuity: Sendable {
 /// ``GestureValues/stateOnly``). The built-in recognizers override the array forms
 /// (`touchesBegan(_: [Touch])`), which allocate nothing; their defaults call the set forms.
 ///
-/// Deviations from UIKit: actions are closures (``addTarget(_:)`` with the recognizer's own
+/// Deviations from UIKit: actions are closures (``GestureRecognizer/addTarget(_:)`` with the recognizer's own
 /// type, or ``addAction(_:)``), not target/selector pairs; time comes from the input and the
 /// dispatcher's ``Scheduler`` only; a subclass that declares a designated initializer of its
 /// own must also provide the `required` ``init(name:)`` (Swift's rule for
-/// ``init(name:action:)``, which every recognizer type has).
+/// ``GestureRecognizer/init(name:action:)``, which every recognizer type has).
 @MainActor
 open class GestureRecognizer {
     /// Name in the event log (UIKit: `name`); by default the kind's.
@@ -201,8 +201,8 @@ open class GestureRecognizer {
         isBuiltIn = String(reflecting: type(of: self)).hasPrefix("GestureKit.")
     }
 
-    /// UIKit: `init(target:action:)` (add the action with ``addTarget(_:)``, or use
-    /// ``init(name:action:)``). The designated initializer a subclass inherits: its kind is its
+    /// UIKit: `init(target:action:)` (add the action with ``GestureRecognizer/addTarget(_:)``, or use
+    /// ``GestureRecognizer/init(name:action:)``). The designated initializer a subclass inherits: its kind is its
     /// type's name, as is its name unless one is given; it may be discrete or continuous (see
     /// ``GestureState``).
     public required init(name: String? = nil) {
@@ -231,7 +231,7 @@ open class GestureRecognizer {
         set { GestureArena.request(newValue, for: self) }
     }
 
-    /// UIKit: `addTarget(_:action:)`, as a closure taking the base type (``addTarget(_:)``
+    /// UIKit: `addTarget(_:action:)`, as a closure taking the base type (``GestureRecognizer/addTarget(_:)``
     /// passes the recognizer's own). Fired on began, changed, ended (recognized) and cancelled,
     /// never on failed.
     public func addAction(_ action: @escaping (GestureRecognizer) -> Void) {
