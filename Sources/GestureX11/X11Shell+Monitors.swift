@@ -110,7 +110,7 @@ extension X11Shell {
         }
     }
 
-    /// The HiDPI scale and why (``ScaleChoice``): `--scale`, `Xft.dpi` (the root window's
+    /// The HiDPI scale and why (`ScaleChoice`, GestureShellCore): `--scale`, `Xft.dpi` (the root window's
     /// RESOURCE_MANAGER), `GDK_SCALE` / `QT_SCALE_FACTOR`, then the physical size of the monitor
     /// the window goes on (`--monitor`'s, else the primary, else the first).
     static func chooseScale(_ x: XConnection, option: Double?, monitor choice: MonitorChoice?) -> ScaleChoice {

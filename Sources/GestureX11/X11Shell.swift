@@ -87,7 +87,7 @@ public final class X11Shell {
     public let clock: MonotonicClock
     /// Pixels per point.
     public let scale: Double
-    /// The scale and why it was chosen (``ScaleChoice``).
+    /// The scale and why it was chosen (`ScaleChoice`, GestureShellCore).
     public let scaleChoice: ScaleChoice
     /// The X window id.
     public internal(set) var window: UInt = 0
