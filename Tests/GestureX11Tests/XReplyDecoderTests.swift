@@ -167,8 +167,8 @@ struct XReplyDecoderTests {
         let ok = guarded(monitorsReply()) { XReplyDecoder.monitors($0) }
         #expect(
             ok == [
-                .init(name: 300, primary: true, x: 0, y: 0, width: 1024, height: 768),
-                .init(name: 301, primary: false, x: 1024, y: 0, width: 800, height: 768),
+                .init(name: 300, primary: true, x: 0, y: 0, width: 1024, height: 768, widthMM: 270, heightMM: 200),
+                .init(name: 301, primary: false, x: 1024, y: 0, width: 800, height: 768, widthMM: 270, heightMM: 200),
             ])
         #expect(guarded(monitorsReply(count: 0xffff_ffff)) { XReplyDecoder.monitors($0) } == ok)
         // The first monitor claims 5000 outputs: it does not fit, nothing after it is read.
