@@ -34,7 +34,14 @@ open class View {
     @exclusivity(unchecked) public var alpha: Double = 1 { didSet { if alpha != oldValue { setNeedsDisplay() } } }
     /// Set on the root of a tree by the window that draws it: told of every change that needs a
     /// redraw (`geometry` true: the view or its subviews moved, resized, were added or removed).
-    @exclusivity(unchecked) public var onDisplayChange: ((_ view: View, _ geometry: Bool) -> Void)?
+    @exclusivity(unchecked) public var onDisplayChange: ((_ view: View, _ geometry: Bool) -> Void)? {
+        didSet { View.observedRoots += (onDisplayChange == nil ? 0 : 1) - (oldValue == nil ? 0 : 1) }
+    }
+    /// How many trees a window observes. With none, a change is told to no one and needs no walk
+    /// to the root, so a tree built before it is shown, or a headless one (the playground's), is
+    /// built in linear time whatever its depth. (Under a window each change walks to the root:
+    /// building a chain n deep there costs n²/2 steps.)
+    private static var observedRoots = 0
     @exclusivity(unchecked) public private(set) weak var superview: View?
     @exclusivity(unchecked) public private(set) var subviews: [View] = []
     @exclusivity(unchecked) public private(set) var gestureRecognizers: [GestureRecognizer] = []
@@ -132,6 +139,7 @@ open class View {
     private func geometryChanged() { notifyDisplay(geometry: true) }
 
     private func notifyDisplay(geometry: Bool) {
+        guard View.observedRoots > 0 else { return }
         var v = self
         while let s = v.superview { v = s }
         v.onDisplayChange?(self, geometry)
@@ -222,6 +230,7 @@ open class View {
     /// else holds them) hand their own subviews to a list first, so no release runs a deinit
     /// that releases the next level inside it.
     isolated deinit {
+        if onDisplayChange != nil { View.observedRoots -= 1 }
         var pending = subviews
         subviews = []
         while var view = pending.popLast() {
