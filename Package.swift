@@ -64,7 +64,7 @@ let package = Package(
             name: "GestureX11", dependencies: ["GestureKit", "GestureShellCore", "GestureImage", "CXCB", "CCairo"]),
         .target(
             name: "GesturesDemo",
-            dependencies: ["GestureKit", "GestureTrace", "GestureShellCore", "CCairo", "CTurboJPEG"]),
+            dependencies: ["GestureKit", "GestureTrace", "GestureShellCore", "GestureImage", "CCairo", "CTurboJPEG"]),
         .executableTarget(
             name: "gestures",
             dependencies: [

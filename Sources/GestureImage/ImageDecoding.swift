@@ -25,7 +25,7 @@ public enum ImageDecoding {
     }
 
     /// A PNG from memory (Cairo reads it through a stream callback).
-    static func decodePNG(_ bytes: [UInt8], path: String) throws(ImageDecodingError) -> OpaquePointer {
+    public static func decodePNG(_ bytes: [UInt8], path: String) throws(ImageDecodingError) -> OpaquePointer {
         // The size, from the IHDR chunk that must come first, checked before Cairo allocates.
         if bytes.count >= 24 && bytes[12..<16].elementsEqual("IHDR".utf8) {
             let field = { (at: Int) in bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
@@ -64,7 +64,7 @@ public enum ImageDecoding {
     }
 
     /// Refuses a picture over ``maximumPixels`` or 32767 pixels a side before it is decoded.
-    static func checkSize(width: Int, height: Int, format: String, path: String) throws(ImageDecodingError) {
+    public static func checkSize(width: Int, height: Int, format: String, path: String) throws(ImageDecodingError) {
         guard width > 32767 || height > 32767 || width * height > ImageDecoding.maximumPixels else { return }
         throw ImageDecodingError(
             path: path,

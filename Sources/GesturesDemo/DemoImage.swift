@@ -1,4 +1,5 @@
 import CCairo
+import GestureImage
 import GestureKit
 import GestureTrace
 
@@ -46,7 +47,7 @@ public final class DemoImage: @unchecked Sendable {
 
     /// The most pixels a picture may have (a 10000×10000 photo; 400 MB decoded): a larger one is
     /// refused before it is decoded. Cairo's own limit is 32767 pixels a side.
-    public static let maximumPixels = 100_000_000
+    public static let maximumPixels = ImageDecoding.maximumPixels
 
     /// Loads `path`, a PNG or JPEG file (at most 256 MiB, a regular file); throws one line
     /// otherwise. `renditions` are not read now (see ``pixels(forScale:load:)``).
@@ -213,51 +214,17 @@ public final class DemoImage: @unchecked Sendable {
         return (current.image.surface, Int(current.image.size.width), Int(current.image.size.height))
     }
 
-    /// A PNG from memory (Cairo reads it through a stream callback).
+    /// A PNG from memory: GestureImage's decoder (the one the library's `Image` uses).
     private static func decodePNG(_ bytes: [UInt8], path: String) throws(DemoImageError) -> OpaquePointer {
-        // The size, from the IHDR chunk that must come first, checked before Cairo allocates.
-        if bytes.count >= 24 && bytes[12..<16].elementsEqual("IHDR".utf8) {
-            let field = { (at: Int) in bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
-            try checkSize(width: field(16), height: field(20), format: "PNG", path: path)
-        }
-        struct Source {
-            var base: UnsafePointer<UInt8>
-            var count: Int
-            var offset = 0
-        }
-        let s: OpaquePointer? = bytes.withUnsafeBufferPointer { buffer in
-            var source = Source(base: buffer.baseAddress!, count: buffer.count)
-            return withUnsafeMutablePointer(to: &source) { pointer in
-                cairo_image_surface_create_from_png_stream(
-                    { closure, data, length in
-                        let source = closure!.assumingMemoryBound(to: Source.self)
-                        let n = Int(length)
-                        guard let data, source.pointee.offset + n <= source.pointee.count else {
-                            return CAIRO_STATUS_READ_ERROR
-                        }
-                        memcpy(data, source.pointee.base + source.pointee.offset, n)
-                        source.pointee.offset += n
-                        return CAIRO_STATUS_SUCCESS
-                    }, pointer)
-            }
-        }
-        guard let s else { throw DemoImageError(path: path, reason: "cannot decode the PNG image") }
-        let status = cairo_surface_status(s)
-        guard status == CAIRO_STATUS_SUCCESS else {
-            cairo_surface_destroy(s)
-            // Cairo says "out of memory" for most libpng errors (a damaged file): not repeated.
-            let why = status == CAIRO_STATUS_READ_ERROR ? "the PNG is cut short" : "the PNG is damaged or unsupported"
-            throw DemoImageError(path: path, reason: why + "; expected a whole PNG or JPEG image")
-        }
-        return s
+        do { return try ImageDecoding.decodePNG(bytes, path: path) } catch { throw DemoImageError(error) }
     }
 
-    /// Refuses a picture over ``maximumPixels`` or 32767 pixels a side before it is decoded.
+    /// Refuses a picture over ``maximumPixels`` or 32767 pixels a side before it is decoded
+    /// (GestureImage's check, the library's limits).
     static func checkSize(width: Int, height: Int, format: String, path: String) throws(DemoImageError) {
-        guard width > 32767 || height > 32767 || width * height > maximumPixels else { return }
-        throw DemoImageError(
-            path: path,
-            reason: "the \(format) is \(width)×\(height) pixels; expected at most 32767 a side and 100 megapixels")
+        do {
+            try ImageDecoding.checkSize(width: width, height: height, format: format, path: path)
+        } catch { throw DemoImageError(error) }
     }
 }
 
@@ -267,6 +234,11 @@ public struct DemoImageError: Error, CustomStringConvertible, Sendable {
     public let path: String
     public let reason: String
     public var description: String { "\(path): \(reason)" }
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+    init(_ error: ImageDecodingError) { self.init(path: error.path, reason: error.reason) }
 }
 
 /// The visible part of a picture with transparent margins, in fractions of its size.
