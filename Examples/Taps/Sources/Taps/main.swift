@@ -2,7 +2,15 @@ import GestureX11
 import Glibc
 
 // One square; what last happened to it colours it and prints a line.
-let window = try GestureWindow(title: "Taps", size: Size(width: 640, height: 480))
+// No display (or a refused connection) throws one line: say it and exit 1, no backtrace.
+let window: GestureWindow
+do {
+    window = try GestureWindow(title: "Taps", size: Size(width: 640, height: 480))
+} catch {
+    let line = "Taps: \(error)\n"
+    _ = line.withCString { write(2, $0, strlen($0)) }
+    exit(1)
+}
 let square = View(frame: Rect(x: 170, y: 90, width: 300, height: 300))
 window.root.addSubview(square)
 var colour = (0.6, 0.6, 0.6)
