@@ -83,5 +83,50 @@ extension XServerTests {
             #expect(abs(scroll.zoomScale - 1.21) < 1e-9)
             #expect(abs(photo.frame.width - 968) < 1e-9 && abs(photo.frame.height - 1452) < 1e-9)
         }
+
+        @Test("Ctrl-drag in a zoomed scroll view smaller than the window pinches about the scroll view's centre")
+        func mirroredFingerStaysInTheScrollView() throws {
+            let server = try TestXServer(width: 640, height: 480)
+            let window = try server.window(title: "scroll mirror", size: Size(width: 400, height: 300))
+            let scroll = ScrollView(frame: Rect(x: 0, y: 0, width: 200, height: 150))
+            let photo = View(frame: Rect(x: 0, y: 0, width: 200, height: 150))
+            scroll.addSubview(photo)
+            scroll.contentSize = photo.bounds.size
+            scroll.maximumZoomScale = 8
+            let ends = ScrollEnds(photo: photo)
+            scroll.delegate = ends
+            window.root.addSubview(scroll)
+            // 800×600 from the window's corner: the photo covers the whole window, but only the
+            // scroll view's 200×150 of it is visible.
+            scroll.zoomScale = 4
+            var centroids: [Point] = []
+            scroll.pinchGestureRecognizer.addAction { r in centroids.append(r.location(in: nil)) }
+            let client = try XConnection(server.display)
+            defer { client.close() }
+            var origin = (x: 0.0, y: 0.0)
+            window.shell.onReplayAction = { i in
+                switch i {
+                case 0:
+                    let g = client.geometry(of: Window(window.shell.window))
+                    origin = (Double(g?.x ?? 0), Double(g?.y ?? 0))
+                    client.key(Keysym.controlL, pressed: true)
+                    client.move(to: origin.x + 60, origin.y + 45)
+                    client.button(pressed: true)
+                case 1...8: client.move(to: origin.x + 60 - Double(i) * 5, origin.y + 45 - Double(i) * 3.75)
+                default:
+                    client.button(pressed: false)
+                    client.key(Keysym.controlL, pressed: false)
+                }
+            }
+            window.shell.play([], actions: (0...9).map { (0, 0.2 + 0.05 * Double($0)) }, exitWhenDone: true)
+            #expect(window.run() == 0)
+            try #require(!centroids.isEmpty, "no pinch from the Ctrl-drag: the mirrored finger left the scroll view")
+            for c in centroids {
+                #expect(abs(c.x - 100) < 1 && abs(c.y - 75) < 1, "centroid \(c), not the scroll view's centre")
+            }
+            // The fingers spread from 100 to 200 pt apart: ×2, held at the maximum of 8.
+            #expect(abs(scroll.zoomScale - 8) < 1e-9, "zoom \(scroll.zoomScale)")
+            #expect(ends.lines.first == "willBeginZooming" && ends.lines.last?.hasPrefix("didEndZooming 8.0") == true)
+        }
     }
 }
