@@ -19,6 +19,7 @@ enum ScrollMotion {
     /// A critically damped spring: the displacement `a` from its rest with velocity `v`, after
     /// `t` seconds: (a + (v + ωa)·t)·e^(−ωt). Done when near rest and slow.
     static func spring(displacement a: Double, velocity v: Double, at t: Double) -> (value: Double, done: Bool) {
+        guard t.isFinite else { return (0, true) }
         let w = stiffness
         let b = v + w * a
         let e = Double.exp(-w * t)
@@ -86,6 +87,7 @@ struct ZoomTransition {
             let r = 1 - x
             return (1 - r * r * r, x >= 1)
         case .spring:
+            guard t.isFinite else { return (1, true) }
             let w = ScrollMotion.stiffness * max(t, 0)
             let left = (1 + w) * Double.exp(-w)
             return (1 - left, left < 0.001)

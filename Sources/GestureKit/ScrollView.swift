@@ -25,6 +25,8 @@
 ///   `dispatcher.scheduler`) for an animated ``setContentOffset(_:animated:)``; without one the
 ///   change is made at once (and the delegate told as if the animation had ended).
 /// - Double-tap zoom is built in but off (UIKit leaves it to the app): set ``zoomsOnDoubleTap``.
+/// - A touch stops a fling or a spring back when it begins to drag or pinch (UIKit's stops at
+///   touch-down).
 /// - No paging, scroll indicators, `contentInsetAdjustmentBehavior`, `directionalLockEnabled`
 ///   or `delaysContentTouches`; a fling cannot be redirected (no `targetContentOffset`).
 @MainActor

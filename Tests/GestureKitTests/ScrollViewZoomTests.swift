@@ -141,3 +141,33 @@ struct ZoomRig {
             ])
     }
 }
+
+@MainActor
+@Suite struct ScrollViewLimitTests {
+    @Test("Without a clock an animated change lands at once, and the delegate hears that it ended")
+    func noScheduler() {
+        let z = ZoomRig(maximum: 4)
+        z.scroll.setContentOffset(Point(x: 0, y: 100), animated: true)
+        z.scroll.setZoomScale(2, animated: true)
+        #expect(
+            z.log.summary == [
+                "scroll… (0,100)", "didEndScrollingAnimation t=0", "zoom… 2", "scroll… (200,500)",
+                "didEndZooming true scale=2 t=0",
+            ])
+    }
+
+    @Test("contentInset widens where the content rests; isScrollEnabled false leaves it still")
+    func insetAndEnabled() {
+        let rig = ScrollRig()
+        rig.scroll.contentInset = EdgeInsets(top: 50, left: 0, bottom: 0, right: 0)
+        rig.drag(from: Point(x: 300, y: 200), to: Point(x: 300, y: 260), hold: 0.5)
+        rig.h.wait(3)
+        #expect(rig.scroll.contentOffset == Point(x: 0, y: -40))
+        rig.scroll.isScrollEnabled = false
+        rig.drag(from: Point(x: 300, y: 400), to: Point(x: 300, y: 200), start: 4)
+        rig.h.wait(8)
+        #expect(rig.scroll.contentOffset == Point(x: 0, y: -40))
+        #expect(
+            rig.log.summary == ["willBeginDragging t=0.02", "scroll… (0,-40)", "didEndDragging decelerate=false t=0.7"])
+    }
+}
