@@ -162,12 +162,12 @@ struct ZoomRig {
         rig.scroll.contentInset = EdgeInsets(top: 50, left: 0, bottom: 0, right: 0)
         rig.drag(from: Point(x: 300, y: 200), to: Point(x: 300, y: 260), hold: 0.5)
         rig.h.wait(3)
-        #expect(rig.scroll.contentOffset == Point(x: 0, y: -40))
+        #expect(rig.scroll.contentOffset == Point(x: 0, y: -48))
         rig.scroll.isScrollEnabled = false
         rig.drag(from: Point(x: 300, y: 400), to: Point(x: 300, y: 200), start: 4)
         rig.h.wait(8)
-        #expect(rig.scroll.contentOffset == Point(x: 0, y: -40))
+        #expect(rig.scroll.contentOffset == Point(x: 0, y: -48))
         #expect(
-            rig.log.summary == ["willBeginDragging t=0.02", "scroll… (0,-40)", "didEndDragging decelerate=false t=0.7"])
+            rig.log.summary == ["willBeginDragging t=0.04", "scroll… (0,-48)", "didEndDragging decelerate=false t=0.7"])
     }
 }
