@@ -6,7 +6,7 @@ import Testing
 
 /// The scroll view's delegate calls that end something, and where the content was then.
 @MainActor
-private final class ScrollEnds: ScrollViewDelegate {
+final class ScrollEnds: ScrollViewDelegate {
     let photo: View
     var lines: [String] = []
     init(photo: View) { self.photo = photo }
@@ -27,6 +27,34 @@ private final class ScrollEnds: ScrollViewDelegate {
     }
 }
 
+/// A 400×300 window on its own Xvfb holding a scroll view whose zooming view is a plain view at
+/// the content's origin, and an XTest client.
+@MainActor
+final class ScrollWindow {
+    let server: TestXServer
+    let window: GestureWindow
+    let client: XConnection
+    let scroll: ScrollView
+    let photo = View()
+    let ends: ScrollEnds
+
+    init(scrollFrame: Rect, photoSize: Size, minimum: Double = 1, maximum: Double) throws {
+        server = try TestXServer(width: 640, height: 480)
+        window = try server.window(title: "scroll", size: Size(width: 400, height: 300))
+        client = try XConnection(server.display)
+        scroll = ScrollView(frame: scrollFrame)
+        photo.frame = Rect(origin: .zero, size: photoSize)
+        photo.backgroundColor = Color(red: 0.2, green: 0.5, blue: 0.3)
+        scroll.addSubview(photo)
+        scroll.contentSize = photoSize
+        scroll.minimumZoomScale = minimum
+        scroll.maximumZoomScale = maximum
+        ends = ScrollEnds(photo: photo)
+        scroll.delegate = ends
+        window.root.addSubview(scroll)
+    }
+}
+
 extension XServerTests {
     /// A ``ScrollView`` in a window takes the X input the shell turns into scroll events: XTest
     /// wheel clicks (buttons 4/5) scroll it 40 pt each, and with Ctrl held they zoom it ×1.1 a
@@ -36,19 +64,10 @@ extension XServerTests {
     struct ScrollViewX {
         @Test("Two wheel clicks down scroll 80 pt; two Ctrl+wheel clicks up zoom ×1.21 about the pointer")
         func wheelAndCtrlWheel() throws {
-            let server = try TestXServer(width: 640, height: 480)
-            let window = try server.window(title: "scroll", size: Size(width: 400, height: 300))
-            let scroll = ScrollView(frame: Rect(x: 0, y: 0, width: 400, height: 300))
-            let photo = View(frame: Rect(x: 0, y: 0, width: 800, height: 1200))
-            photo.backgroundColor = Color(red: 0.2, green: 0.5, blue: 0.3)
-            scroll.addSubview(photo)
-            scroll.contentSize = photo.bounds.size
-            scroll.minimumZoomScale = 0.5
-            scroll.maximumZoomScale = 4
-            let ends = ScrollEnds(photo: photo)
-            scroll.delegate = ends
-            window.root.addSubview(scroll)
-            let client = try XConnection(server.display)
+            let rig = try ScrollWindow(
+                scrollFrame: Rect(x: 0, y: 0, width: 400, height: 300), photoSize: Size(width: 800, height: 1200),
+                minimum: 0.5, maximum: 4)
+            let (window, client, scroll, photo, ends) = (rig.window, rig.client, rig.scroll, rig.photo, rig.ends)
             defer { client.close() }
             func clicks(_ button: UInt32, ctrl: Bool) {
                 if ctrl { client.key(Keysym.controlL, pressed: true) }
@@ -86,39 +105,17 @@ extension XServerTests {
 
         @Test("Ctrl-drag in a zoomed scroll view smaller than the window pinches about the scroll view's centre")
         func mirroredFingerStaysInTheScrollView() throws {
-            let server = try TestXServer(width: 640, height: 480)
-            let window = try server.window(title: "scroll mirror", size: Size(width: 400, height: 300))
-            let scroll = ScrollView(frame: Rect(x: 0, y: 0, width: 200, height: 150))
-            let photo = View(frame: Rect(x: 0, y: 0, width: 200, height: 150))
-            scroll.addSubview(photo)
-            scroll.contentSize = photo.bounds.size
-            scroll.maximumZoomScale = 8
-            let ends = ScrollEnds(photo: photo)
-            scroll.delegate = ends
-            window.root.addSubview(scroll)
+            let rig = try ScrollWindow(
+                scrollFrame: Rect(x: 0, y: 0, width: 200, height: 150), photoSize: Size(width: 200, height: 150),
+                maximum: 8)
+            let (window, client, scroll, ends) = (rig.window, rig.client, rig.scroll, rig.ends)
+            defer { client.close() }
             // 800×600 from the window's corner: the photo covers the whole window, but only the
             // scroll view's 200×150 of it is visible.
             scroll.zoomScale = 4
             var centroids: [Point] = []
             scroll.pinchGestureRecognizer.addAction { r in centroids.append(r.location(in: nil)) }
-            let client = try XConnection(server.display)
-            defer { client.close() }
-            var origin = (x: 0.0, y: 0.0)
-            window.shell.onReplayAction = { i in
-                switch i {
-                case 0:
-                    let g = client.geometry(of: Window(window.shell.window))
-                    origin = (Double(g?.x ?? 0), Double(g?.y ?? 0))
-                    client.key(Keysym.controlL, pressed: true)
-                    client.move(to: origin.x + 60, origin.y + 45)
-                    client.button(pressed: true)
-                case 1...8: client.move(to: origin.x + 60 - Double(i) * 5, origin.y + 45 - Double(i) * 3.75)
-                default:
-                    client.button(pressed: false)
-                    client.key(Keysym.controlL, pressed: false)
-                }
-            }
-            window.shell.play([], actions: (0...9).map { (0, 0.2 + 0.05 * Double($0)) }, exitWhenDone: true)
+            client.playCtrlDrag(in: window, from: Point(x: 60, y: 45), by: Vector(dx: -5, dy: -3.75))
             #expect(window.run() == 0)
             try #require(!centroids.isEmpty, "no pinch from the Ctrl-drag: the mirrored finger left the scroll view")
             for c in centroids {
