@@ -25,8 +25,9 @@
 ///   `dispatcher.scheduler`) for an animated ``setContentOffset(_:animated:)``; without one the
 ///   change is made at once (and the delegate told as if the animation had ended).
 /// - Double-tap zoom is built in but off (UIKit leaves it to the app): set ``zoomsOnDoubleTap``.
-/// - A touch stops a fling or a spring back when it begins to drag or pinch (UIKit's stops at
-///   touch-down).
+/// - A touch that lands stops a fling, as UIKit's does (with no
+///   ``ScrollViewDelegate/scrollViewDidEndDecelerating(_:)``); a spring back goes on until the
+///   touch drags.
 /// - No paging, scroll indicators, `contentInsetAdjustmentBehavior`, `directionalLockEnabled`
 ///   or `delaysContentTouches`; a fling cannot be redirected (no `targetContentOffset`).
 @MainActor
@@ -60,7 +61,7 @@ open class ScrollView: View {
     /// UIKit: `isZooming`: a pinch is zooming.
     public internal(set) var isZooming = false
     /// UIKit: `panGestureRecognizer` (do not change its delegate).
-    public let panGestureRecognizer = PanGestureRecognizer(name: "scrollPan")
+    public let panGestureRecognizer: PanGestureRecognizer = ScrollPan(name: "scrollPan")
     /// UIKit: `pinchGestureRecognizer` (UIKit's is nil while zooming is off; here it always exists
     /// and does nothing then).
     public let pinchGestureRecognizer = PinchGestureRecognizer(name: "scrollPinch")
@@ -102,6 +103,7 @@ open class ScrollView: View {
         panGestureRecognizer.delegate = together
         pinchGestureRecognizer.delegate = together
         together.members = [ObjectIdentifier(panGestureRecognizer), ObjectIdentifier(pinchGestureRecognizer)]
+        (panGestureRecognizer as? ScrollPan)?.scrollView = self
         doubleTapGestureRecognizer.numberOfTapsRequired = 2
         doubleTapGestureRecognizer.isEnabled = false
         panGestureRecognizer.addTarget { [unowned self] in self.panned($0) }
@@ -246,7 +248,6 @@ open class ScrollView: View {
         let moves = !(gx.position(at: 0).done && gy.position(at: 0).done)
         delegate?.scrollViewDidEndDragging(self, willDecelerate: moves)
         guard moves else { return }
-        isDecelerating = true
         delegate?.scrollViewWillBeginDecelerating(self)
         start(.glide(gx, gy))
     }
@@ -260,6 +261,7 @@ open class ScrollView: View {
     func start(_ m: Motion) {
         stopMotion()
         motion = m
+        if case .glide = m { isDecelerating = true }
         guard let s = scheduler else {
             step(at: .infinity)
             return
@@ -310,6 +312,14 @@ open class ScrollView: View {
         }
     }
 
+    /// A touch landed: a fling stops where it is (a spring back goes on: it must reach the edge).
+    func touchLanded() {
+        guard case .glide(let gx, let gy) = motion else { return }
+        let inside = { (g: Glide) in g.start >= g.lower && g.start <= g.upper }
+        guard inside(gx) && inside(gy), clamped(contentOffset) == contentOffset else { return }
+        stopMotion()
+    }
+
     /// Stops a motion where it is (no delegate call, as when UIKit's is caught by a touch).
     func stopMotion() {
         scheduler?.cancel(tick)
@@ -329,6 +339,17 @@ extension ScrollView {
         public static let normal = DecelerationRate(rawValue: ScrollPhysics.normalDecelerationRate)
         /// 0.99.
         public static let fast = DecelerationRate(rawValue: ScrollPhysics.fastDecelerationRate)
+    }
+}
+
+/// The scroll view's pan: a touch that lands on the content stops a fling (UIKit's catch).
+@MainActor
+private final class ScrollPan: PanGestureRecognizer {
+    weak var scrollView: ScrollView?
+
+    override func touchesBegan(_ touches: [Touch]) {
+        scrollView?.touchLanded()
+        super.touchesBegan(touches)
     }
 }
 

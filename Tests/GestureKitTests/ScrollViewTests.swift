@@ -191,4 +191,24 @@ struct ScrollRig {
         #expect(rig.log.lines.filter { $0.hasPrefix("didEndDecelerating") }.count == 1)
         #expect(rig.log.summary.last?.hasPrefix("didEndDecelerating") == true)
     }
+
+    @Test("A touch that lands stops a fling where it is, with no didEndDecelerating; its lift leaves it there")
+    func touchCatchesFling() {
+        let rig = ScrollRig()
+        rig.drag(from: Point(x: 300, y: 600), to: Point(x: 300, y: 400))
+        rig.h.wait(0.5)
+        let caught = rig.scroll.contentOffset
+        #expect(caught.y > 180 && rig.scroll.isDecelerating)
+        rig.h.frame(0.5, Finger.down(2, 300, 300))
+        #expect(!rig.scroll.isDecelerating)
+        rig.h.frame(0.7, Finger.up(2, 300, 300))
+        rig.h.wait(5)
+        #expect(rig.scroll.contentOffset == caught)
+        #expect(
+            rig.log.summary == [
+                "willBeginDragging t=0.02", "scroll… (0,180)", "didEndDragging decelerate=true t=0.2",
+                "willBeginDecelerating", "scroll… (0,\(LogRecorder.r(caught.y)))",
+            ])
+        #expect(rig.h.dispatcher.nextDeadline == nil)
+    }
 }
