@@ -1,0 +1,73 @@
+import GestureKit
+import GestureShellCore
+
+/// Whether the window manager put a kiosk (or `--fullscreen --monitor`) window on the monitor
+/// it asked for, and saying so once when it did not.
+///
+/// Under most X window managers the window goes where it asks (a user-specified position on the
+/// monitor, then `_NET_WM_FULLSCREEN_MONITORS` or fullscreen there: X11Shell+Monitors.swift).
+/// A Wayland compositor decides for its Xwayland clients: sway 1.7 (wlroots' window manager)
+/// maps a new X window on the focused output, or where an `assign` / `for_window` rule of its
+/// own config sends it, and ignores the position an X client asks for (it only centres a
+/// floating one on its workspace); a fullscreen request covers the output the window is on.
+/// No X request changes that — there is no `_NET_WM_FULLSCREEN_MONITORS` in wlroots' window
+/// manager, `_NET_WM_MOVERESIZE` starts a move with the seat's own pointer, and the
+/// compositor's focus is beyond X.
+///
+/// So the shell checks: ``checkDelay`` after the first map it looks at where the window is
+/// (the last ConfigureNotify in root coordinates: the window manager's synthetic one, or a real
+/// one while the root is the parent). Anywhere but exactly over the monitor (another output;
+/// cage's `-m extend` stretches it over all of them) it asks once more — out of
+/// fullscreen, moved onto the monitor, fullscreen again, which a window manager that places by
+/// position follows — and if the window is still elsewhere ``checkDelay`` later it tells the
+/// kiosk once (``ShellKioskEvent/placedElsewhere(wanted:actual:)``), which names the
+/// compositor setting that does it. A window manager that reports no position (it reparents
+/// and sends no synthetic ConfigureNotify) is not second-guessed.
+struct PlacementCheck {
+    /// When to look next (nil: not now).
+    var due: Double?
+    /// The window's rectangle in root coordinates as last reported.
+    var window: (x: Int, y: Int, width: Int, height: Int)?
+    var retried = false
+    var reported = false
+
+    /// How long after the map (and after the second request) the window manager has to place
+    /// the window, seconds.
+    static let checkDelay = 1.0
+}
+
+extension X11Shell {
+    /// The first map: look where the window went ``PlacementCheck/checkDelay`` from now.
+    func schedulePlacementCheck() {
+        guard hasWindowManager, placement?.index != nil, options.kiosk || options.fullscreen else { return }
+        placementCheck.due = clock.now() + PlacementCheck.checkDelay
+    }
+
+    /// A ConfigureNotify in root coordinates: where the window is now.
+    func notePlacedAt(x px: Int, y py: Int, width: Int, height: Int) {
+        placementCheck.window = (px, py, width, height)
+    }
+
+    /// Runs the check when it is due.
+    func runPlacementCheck(now: Double) {
+        guard let due = placementCheck.due, now >= due else { return }
+        placementCheck.due = nil
+        guard fullscreenNow, let p = placement, p.index != nil, let w = placementCheck.window else { return }
+        let r = p.rect
+        if w.x == r.x && w.y == r.y && w.width == r.width && w.height == r.height { return }
+        let (cx, cy) = (w.x + w.width / 2, w.y + w.height / 2)
+        func contains(_ m: Monitor) -> Bool { cx >= m.x && cx < m.x + m.width && cy >= m.y && cy < m.y + m.height }
+        if !placementCheck.retried {
+            placementCheck.retried = true
+            setWMFullscreen(false)
+            moveResize(x: Int32(r.x), y: Int32(r.y), width: UInt32(r.width), height: UInt32(r.height))
+            setWMFullscreen(true)
+            placementCheck.due = now + PlacementCheck.checkDelay
+            return
+        }
+        guard !placementCheck.reported else { return }
+        placementCheck.reported = true
+        let on = (Self.queryMonitors(x) ?? []).first(where: contains)?.name
+        onKioskEvent?(.placedElsewhere(wanted: r, window: "\(w.width)x\(w.height)+\(w.x)+\(w.y)", on: on))
+    }
+}
