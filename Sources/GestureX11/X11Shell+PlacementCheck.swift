@@ -20,7 +20,7 @@ import GestureShellCore
 /// cage's `-m extend` stretches it over all of them) it asks once more — out of
 /// fullscreen, moved onto the monitor, fullscreen again, which a window manager that places by
 /// position follows — and if the window is still elsewhere ``checkDelay`` later it tells the
-/// kiosk once (``ShellKioskEvent/placedElsewhere(wanted:actual:)``), which names the
+/// kiosk once (``ShellKioskEvent/placedElsewhere(wanted:window:on:)``), which names the
 /// compositor setting that does it. A window manager that reports no position (it reparents
 /// and sends no synthetic ConfigureNotify) is not second-guessed.
 struct PlacementCheck {
