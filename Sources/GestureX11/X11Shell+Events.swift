@@ -145,10 +145,7 @@ extension X11Shell {
             guard c.window == xid, c.event == xid else { return }
             pendingPixelSize = drawnSize(width: Int(c.width), height: Int(c.height))
             let sent = event.pointee.response_type & CoreEvent.sendEventBit != 0
-            if sent || parentIsRoot {
-                windowMoved(x: Int32(c.x), y: Int32(c.y))
-                notePlacedAt(x: Int(c.x), y: Int(c.y), width: Int(c.width), height: Int(c.height))
-            }
+            if sent || parentIsRoot { windowMoved(x: Int32(c.x), y: Int32(c.y)) }
         case CoreEvent.reparentNotify:
             let r = core(event, as: xcb_reparent_notify_event_t.self)
             if r.window == xid { parentIsRoot = r.parent == x.root }

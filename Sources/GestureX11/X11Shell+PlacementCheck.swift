@@ -1,5 +1,12 @@
+import CXCB
 import GestureKit
 import GestureShellCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// Whether the window manager put a kiosk (or `--fullscreen --monitor`) window on the monitor
 /// it asked for, and saying so once when it did not.
@@ -14,20 +21,21 @@ import GestureShellCore
 /// manager, `_NET_WM_MOVERESIZE` starts a move with the seat's own pointer, and the
 /// compositor's focus is beyond X.
 ///
-/// So the shell checks: ``checkDelay`` after the first map it looks at where the window is
-/// (the last ConfigureNotify in root coordinates: the window manager's synthetic one, or a real
-/// one while the root is the parent). Anywhere but exactly over the monitor (another output;
+/// Weston 10 keeps an X window where its shell puts it too (a fullscreen one on the output its
+/// frame was on).
+///
+/// So the shell checks: ``checkDelay`` after the first map it asks the server where the window
+/// is (its size, and its origin in root coordinates: two round trips, once or twice a run — a
+/// reparenting window manager sends no position the shell could keep). Anywhere but exactly
+/// over the monitor (another output;
 /// cage's `-m extend` stretches it over all of them) it asks once more — out of
 /// fullscreen, moved onto the monitor, fullscreen again, which a window manager that places by
 /// position follows — and if the window is still elsewhere ``checkDelay`` later it tells the
 /// kiosk once (``ShellKioskEvent/placedElsewhere(wanted:window:on:)``), which names the
-/// compositor setting that does it. A window manager that reports no position (it reparents
-/// and sends no synthetic ConfigureNotify) is not second-guessed.
+/// compositor setting that does it.
 struct PlacementCheck {
     /// When to look next (nil: not now).
     var due: Double?
-    /// The window's rectangle in root coordinates as last reported.
-    var window: (x: Int, y: Int, width: Int, height: Int)?
     var retried = false
     var reported = false
 
@@ -43,16 +51,28 @@ extension X11Shell {
         placementCheck.due = clock.now() + PlacementCheck.checkDelay
     }
 
-    /// A ConfigureNotify in root coordinates: where the window is now.
-    func notePlacedAt(x px: Int, y py: Int, width: Int, height: Int) {
-        placementCheck.window = (px, py, width, height)
+    /// The window's rectangle in root coordinates, asked of the server (nil: no answer).
+    private func windowRectangle() -> (x: Int, y: Int, width: Int, height: Int)? {
+        let geometry = xcb_get_geometry(x.raw, xid)
+        let origin = xcb_translate_coordinates(x.raw, xid, x.root, 0, 0)
+        let g = xcb_get_geometry_reply(x.raw, geometry, nil)
+        let o = xcb_translate_coordinates_reply(x.raw, origin, nil)
+        defer {
+            free(g)
+            free(o)
+        }
+        guard let g, let o else {
+            x.exitIfBroken()
+            return nil
+        }
+        return (Int(o.pointee.dst_x), Int(o.pointee.dst_y), Int(g.pointee.width), Int(g.pointee.height))
     }
 
     /// Runs the check when it is due.
     func runPlacementCheck(now: Double) {
         guard let due = placementCheck.due, now >= due else { return }
         placementCheck.due = nil
-        guard fullscreenNow, let p = placement, p.index != nil, let w = placementCheck.window else { return }
+        guard fullscreenNow, let p = placement, p.index != nil, let w = windowRectangle() else { return }
         let r = p.rect
         if w.x == r.x && w.y == r.y && w.width == r.width && w.height == r.height { return }
         let (cx, cy) = (w.x + w.width / 2, w.y + w.height / 2)

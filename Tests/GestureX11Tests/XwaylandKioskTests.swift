@@ -10,31 +10,46 @@ extension XServerTests {
     /// operator it cannot control there (`WaylandCompositor`).
     @Suite("gestures run --kiosk under Xwayland")
     struct XwaylandKiosk {
-        /// sway (wlroots' window manager) maps a new X window on the focused output, whatever
-        /// the X client asks (X11Shell's `PlacementCheck`). Without a rule of sway's own the
-        /// kiosk asks twice, then says once where the window went and which setting places it.
+        /// sway (wlroots' window manager) maps a new X window on the focused output, and Weston
+        /// 10 keeps it on the output its shell chose, whatever the X client asks (X11Shell's
+        /// `PlacementCheck`). Without a rule of the compositor's own the kiosk asks twice, then
+        /// says once where the window went and which setting places it. sway: two headless
+        /// outputs; Weston: its x11 backend with two outputs on an Xvfb (its headless backend has
+        /// one).
         @Test(
-            "sway, two outputs, no rule: a window left off XWAYLAND1 is said once, on stderr and in the log, with sway's setting"
-        )
-        func swayPlacesItself() throws {
-            let sway = try WaylandCompositor(.sway, .headless(outputs: [(1280, 800), (800, 600)]))
-            let session = try AppSession(display: sway.display, arguments: ["--kiosk", "--monitor", "XWAYLAND1"]) {
-                sway.stop()
+            "Two outputs, no rule: a window left off XWAYLAND1 is said once, on stderr and in the log, with the setting",
+            arguments: [WaylandCompositor.Kind.sway, .weston])
+        func compositorPlacesItself(_ kind: WaylandCompositor.Kind) throws {
+            var host: TestXServer?
+            defer { host?.stop() }
+            let compositor: WaylandCompositor
+            if kind == .weston {
+                let xvfb = try TestXServer(width: 1600, height: 600)
+                host = xvfb
+                compositor = try WaylandCompositor(
+                    .weston, .nested(display: xvfb.display, width: 800, height: 600, outputs: 2))
+            } else {
+                compositor = try WaylandCompositor(kind, .headless(outputs: [(1280, 800), (800, 600)]))
             }
+            let (first, second) = (compositor.outputSizes[0], compositor.outputSizes[1])
+            let session = try AppSession(
+                display: compositor.display, arguments: ["--kiosk", "--monitor", "XWAYLAND1"]
+            ) { compositor.stop() }
             defer { session.close() }
             let app = session.app
             let line = try app.log.waitFor("monitorElsewhere line", timeout: 10) {
                 $0.type == "kiosk" && $0.string("event") == "monitorElsewhere"
             }.line
+            let window = "\(first.width)x\(first.height)+0+0"
             #expect(line.string("wanted") == "XWAYLAND1", "\(line)")
-            #expect(line.string("window") == "1280x800+0+0", "\(line)")
+            #expect(line.string("window") == window, "\(line)")
             #expect(line.string("on") == "XWAYLAND0", "\(line)")
             #expect(line.string("setting")?.contains("for_window [class=\"^Gestures$\"]") == true, "\(line)")
             pause(2.5)
             let said = app.stderr.split(separator: "\n").filter { $0.contains("cannot choose its output") }
             #expect(said.count == 1, "stderr: \(app.stderr)")
-            #expect(
-                said.first?.contains("1280x800+0+0 (XWAYLAND0), not on XWAYLAND1 800x600+1280+0") == true, "\(said)")
+            let wanted = "XWAYLAND1 \(second.width)x\(second.height)+\(first.width)+0"
+            #expect(said.first?.contains("\(window) (XWAYLAND0), not on \(wanted)") == true, "\(said)")
             let lines = app.log.lines(from: 0).filter { $0.type == "kiosk" && $0.string("event") == "monitorElsewhere" }
             #expect(lines.count == 1, "\(summary(lines))")
             #expect(app.process.isRunning)

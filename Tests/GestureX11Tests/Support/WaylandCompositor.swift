@@ -55,8 +55,8 @@ final class WaylandCompositor {
     enum Backend {
         /// Headless outputs of these sizes (pixels), left to right.
         case headless(outputs: [(width: Int, height: Int)])
-        /// One window of this size on the X server `display`.
-        case nested(display: String, width: Int, height: Int)
+        /// `outputs` windows of this size on the X server `display`, left to right.
+        case nested(display: String, width: Int, height: Int, outputs: Int = 1)
     }
 
     /// `kind` on `backend`; `scale` (sway, Weston) is every output's scale; `config` lines are
@@ -98,17 +98,17 @@ final class WaylandCompositor {
                 environment["WLR_BACKENDS"] = "headless"
                 environment["WLR_HEADLESS_OUTPUTS"] = "\(outputs.count)"
                 sizes = kind == .sway ? outputs : outputs.map { _ in Kind.cageHeadlessSize }
-            case .nested(let host, let width, let height):
+            case .nested(let host, let width, let height, let count):
                 environment["WLR_BACKENDS"] = "x11"
-                environment["WLR_X11_OUTPUTS"] = "1"
+                environment["WLR_X11_OUTPUTS"] = "\(count)"
                 environment["DISPLAY"] = host
-                sizes = [(width, height)]
+                sizes = Array(repeating: (width, height), count: count)
             }
             if kind == .sway {
                 var config = "xwayland force\nfocus_follows_mouse no\ndefault_border none\n"
                 var x = 0
                 for (i, o) in sizes.enumerated() {
-                    let name = { if case .nested = backend { "X11-1" } else { "HEADLESS-\(i + 1)" } }()
+                    let name = { if case .nested = backend { "X11-\(i + 1)" } else { "HEADLESS-\(i + 1)" } }()
                     config += "output \(name) resolution \(o.width)x\(o.height) position \(x) 0 scale \(scale)\n"
                     x += o.width
                 }
@@ -133,10 +133,13 @@ final class WaylandCompositor {
             arguments = [
                 "--backend=headless-backend.so", "--width=\(o.width)", "--height=\(o.height)", "--scale=\(scale)",
             ]
-        case (.weston, .nested(let host, let width, let height)):
+        case (.weston, .nested(let host, let width, let height, let count)):
             environment["DISPLAY"] = host
-            sizes = [(width, height)]
-            arguments = ["--backend=x11-backend.so", "--width=\(width)", "--height=\(height)", "--scale=\(scale)"]
+            sizes = Array(repeating: (width, height), count: count)
+            arguments = [
+                "--backend=x11-backend.so", "--width=\(width)", "--height=\(height)", "--scale=\(scale)",
+                "--output-count=\(count)",
+            ]
         }
         if kind == .weston {
             // No idle blanking, no lock screen: the app's own blanking control is what is tested;
