@@ -165,6 +165,7 @@ extension X11Shell {
             if !mappedOnce {
                 mappedOnce = true
                 applyPlacement()
+                schedulePlacementCheck()
             }
             if !hasWindowManager {
                 xcb_set_input_focus(x.raw, UInt8(XCB_INPUT_FOCUS_POINTER_ROOT.rawValue), xid, 0)

@@ -35,6 +35,7 @@ extension X11Shell {
         runAdminTimer(now: now)
         resetSaverIfDue(now: now)
         runKioskGuard(now: now)
+        runPlacementCheck(now: now)
         // Fingers held down: someone is there (a kiosk's idle timers).
         if isReady && translator.hasActiveFingers { scene.noteActivity(at: max(now, lastFed)) }
     }
@@ -69,6 +70,7 @@ extension X11Shell {
         if let d = saverResetAt { deadline = min(deadline, d) }
         if let d = frames.holdDeadline { deadline = min(deadline, d) }
         if let d = kioskGuardDeadline { deadline = min(deadline, d) }
+        if let d = placementCheck.due { deadline = min(deadline, d) }
         if frameWanted && !presenter.isBusy, let d = pacer.nextDeadline { deadline = min(deadline, d) }
         guard deadline.isFinite else { return -1 }
         let ms = ((deadline - now) * 1000).rounded(.up)

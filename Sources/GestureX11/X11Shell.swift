@@ -182,6 +182,7 @@ public final class X11Shell {
     /// Fullscreen: the monitor (or screen) the window covers (`X11Shell+Monitors.swift`).
     var placement: Placement?
     var mappedOnce = false
+    var placementCheck = PlacementCheck()
     /// The kiosk under a window manager (X11Shell+KioskGuard.swift).
     var kioskGuard = KioskGuardState()
     var randrEventBase: UInt8 = 0

@@ -255,7 +255,7 @@ final class XConnection {
         return Array(UnsafeBufferPointer(start: children, count: Int(count)))
     }
 
-    struct Geometry {
+    struct Geometry: Equatable {
         var x: Int
         var y: Int
         var width: Int
