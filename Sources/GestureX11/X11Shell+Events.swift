@@ -63,6 +63,7 @@ extension X11Shell {
         applyHeldMotion()
         presenter.checkSync()
         pollKioskGuardReplies()
+        pollSaverReply()
         if !holdTouchFrame() { flushFrame() }
         applyPendingResize()
     }

@@ -186,7 +186,7 @@ public final class X11Shell {
     var kioskGuard = KioskGuardState()
     var randrEventBase: UInt8 = 0
     var saverSuspended = false
-    var saverResetAt: Double?
+    var saverReset = ScreenSaverReset()
     var admin: AdminExit?
     var corners: CornerPress?
     var cornerTaps: CornerTaps?
