@@ -133,14 +133,21 @@ extension X11Shell {
         if let outcome {
             adminOutcome(outcome)
         } else if asked {
-            scene.showPinPad(admin?.enteredCount.map { PinPad(entered: $0) })
+            showAdminPad()
         }
         return taken
     }
 
-    /// Runs the admin exit's timers.
+    /// Shows the PIN pad as the admin exit has it now (or hides it).
+    func showAdminPad() {
+        scene.showPinPad(admin?.pad(at: clock.now()))
+    }
+
+    /// Runs the admin exit's timers (the pad's timeout, its lockout countdown).
     func runAdminTimer(now: Double) {
-        if let d = admin?.deadline, now >= d, let outcome = admin!.advance(to: now) { adminOutcome(outcome) }
+        if let d = admin?.deadline, now >= d {
+            if let outcome = admin!.advance(to: now) { adminOutcome(outcome) } else { showAdminPad() }
+        }
         if corners?.advance(to: now) == true, admin != nil, let outcome = admin!.gestureCompleted(at: now) {
             adminOutcome(outcome)
         }
@@ -165,7 +172,7 @@ extension X11Shell {
                 if let key = layout.key(at: c.location), let outcome = admin!.padPressed(key, at: frame.timestamp) {
                     adminOutcome(outcome)
                 } else {
-                    scene.showPinPad(admin?.enteredCount.map { PinPad(entered: $0) })
+                    showAdminPad()
                 }
             case .ended where padTouches.contains(c.id), .cancelled where padTouches.contains(c.id):
                 padTouches.remove(c.id)
@@ -178,7 +185,7 @@ extension X11Shell {
 
     private func adminOutcome(_ outcome: AdminExit.Outcome) {
         onKioskEvent?(.admin(outcome))
-        scene.showPinPad(admin?.enteredCount.map { PinPad(entered: $0) })
+        showAdminPad()
         switch outcome {
         case .exit:
             writeStderr("gestures: kiosk: admin exit")
