@@ -155,4 +155,8 @@ public enum ShellKioskEvent: Equatable, Sendable {
     case placed(Monitor, index: Int?)
     /// The chosen monitor is gone: the window covers the whole screen until it is back.
     case monitorMissing(String)
+    /// The kiosk put its window back under a window manager (it was iconified, unmapped, moved
+    /// to another desktop, covered, or lost the focus): the reasons seen since the last restore,
+    /// e.g. "the window was unmapped (iconified or hidden)". One event per restore.
+    case restored(String)
 }

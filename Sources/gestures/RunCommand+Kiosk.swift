@@ -162,6 +162,7 @@ final class KioskRuntime {
             }
         case .admin(.exit): logEvent("adminExit", at: now)
         case .monitorMissing(let name): logEvent("monitorMissing", at: now) { $0.add("name", name) }
+        case .restored(let reason): logEvent("restored", at: now) { $0.add("reason", reason) }
         case .placed(let m, let index):
             logEvent("monitor", at: now) {
                 $0.add("name", m.name)
