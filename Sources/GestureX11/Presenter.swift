@@ -154,8 +154,10 @@ final class Presenter {
         syncRequestedAt = now
     }
 
-    /// Takes the reply of ``requestSync()`` if it has come (it confirms the frame).
+    /// Takes the reply of ``requestSync()`` if it has come (it confirms the frame), and the one
+    /// that confirms a new segment's attach.
     func checkSync() {
+        shm.pollConfirmation()
         guard let seq = syncSequence else { return }
         var reply: UnsafeMutableRawPointer?
         var error: UnsafeMutablePointer<xcb_generic_error_t>?

@@ -19,8 +19,10 @@ import CXCB
 ///   BadShmSeg on every put and the detach). So a new segment stays unmarked until an event or
 ///   reply tells that the server has processed its attach (``serverProcessed(through:)``); every
 ///   segment waiting for that is kept in a list (several may be waiting: a buffer replaced
-///   twice in one turn of the loop). Once marked, the segment lives while the server or this
-///   process has it attached, and never outlives both.
+///   twice in one turn of the loop). So that this does not wait for the next input event, each
+///   attach is followed by a GetInputFocus whose reply the loop picks up without waiting
+///   (``pollConfirmation()``): one request per new segment, none per frame. Once marked, the
+///   segment lives while the server or this process has it attached, and never outlives both.
 /// - **A later refusal** (an error event for one of the unchecked attaches) turns SHM off: the
 ///   presenter goes back to PutImage, without sending anything more for that segment.
 @MainActor
@@ -44,6 +46,8 @@ final class SharedMemory {
     private(set) var refusedSegments: Set<xcb_shm_seg_t> = []
     /// Attaches sent and not yet known processed, by sequence number (to match a refusal).
     private var attaching: [UInt32: xcb_shm_seg_t] = [:]
+    /// The GetInputFocus sent after the last attach, its reply not yet read.
+    private var confirmation: UInt32?
 
     init(connection: XConnection, allowed: Bool) {
         x = connection
@@ -89,6 +93,8 @@ final class SharedMemory {
         let sequence = xcb_shm_attach(x.raw, seg, UInt32(id), 0).sequence
         unmarked.append((id, sequence))
         attaching[sequence] = seg
+        if let old = confirmation { xcb_discard_reply(x.raw, old) }
+        confirmation = xcb_get_input_focus(x.raw).sequence
         // While the server attaches it: fault the pages in with one call (MADV_POPULATE_WRITE,
         // Linux 5.14; ignored where unknown) instead of one fault per page in the first frame.
         _ = madvise(p, bytes, 23)
@@ -119,6 +125,19 @@ final class SharedMemory {
         attaching = attaching.filter { Int32(bitPattern: sequence &- $0.key) < 0 }
     }
 
+    /// Takes the reply that follows the last attach when it has come (never waits): every
+    /// segment attached by then is marked.
+    func pollConfirmation() {
+        guard let seq = confirmation else { return }
+        var reply: UnsafeMutableRawPointer?
+        var error: UnsafeMutablePointer<xcb_generic_error_t>?
+        guard xcb_poll_for_reply(x.raw, seq, &reply, &error) != 0 else { return }
+        free(reply)
+        free(error)
+        confirmation = nil
+        serverProcessed(through: seq)
+    }
+
     /// An error event: true when it is the refusal of one of our attaches (SHM is then off).
     func takeRefusal(_ error: UnsafeRawPointer) -> Bool {
         let e = error.loadUnaligned(as: xcb_generic_error_t.self)
@@ -134,6 +153,8 @@ final class SharedMemory {
     func close() {
         for entry in unmarked { shmctl(entry.id, IPC_RMID, nil) }
         unmarked.removeAll()
+        if let old = confirmation { xcb_discard_reply(x.raw, old) }
+        confirmation = nil
         attaching.removeAll()
     }
 }
