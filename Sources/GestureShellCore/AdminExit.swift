@@ -84,6 +84,13 @@ public struct KioskConfigError: Error, CustomStringConvertible, Sendable {
 /// restart resets it too: the kiosk cannot be restarted by the public). Escape, the pad's
 /// timeout or a gesture during entry cancel without counting a miss.
 ///
+/// A wrong PIN leaves the pad up, its digits cleared and its timeout started again, saying
+/// "Wrong PIN" (until the next digit); during a lockout it says "Try again in N s" (counting
+/// down) and its digits and OK do nothing — OK is refused as ``Outcome/lockedOut(remaining:)``,
+/// so every refusal is logged — and the pad goes away on Cancel, Escape or its timeout as ever.
+/// (Closing the pad after each miss made the visitor make the admin gesture again for each try
+/// and hid why the PIN was refused.)
+///
 /// Auto-repeat presses of the held key do not restart the hold; releasing the key or a
 /// modifier, or any other key, cancels it. While the PIN is asked for, keys go nowhere else.
 public struct AdminExit: Sendable {
@@ -119,6 +126,10 @@ public struct AdminExit: Sendable {
     public private(set) var misses = 0
     /// The gesture is refused until then (shell seconds).
     public private(set) var lockedUntil = -Double.infinity
+    /// The pad shows "Wrong PIN" (a miss since the last digit typed).
+    private var showsMiss = false
+    /// When the lockout countdown on the pad next changes (nil: no countdown shown).
+    private var refreshAt: Double?
 
     /// `pin`: digits only (4…12), or nil for none; throws one line otherwise.
     public init(chord: KeyChord = .defaultAdmin, hold: Double = 2, pin: String? = nil) throws(KioskConfigError) {
@@ -153,13 +164,30 @@ public struct AdminExit: Sendable {
         return nil
     }
 
-    /// When ``advance(to:)`` must run next, if anything waits.
+    /// When ``advance(to:)`` must run next, if anything waits (the pad's countdown included).
     public var deadline: Double? {
         switch state {
         case .idle: nil
         case .holding(let since): since + hold
-        case .pin(_, let until): until
+        case .pin(_, let until): min(until, refreshAt ?? until)
         }
+    }
+
+    /// What the PIN pad shows at `time` (nil: it is not up).
+    public func pad(at time: Double) -> PinPad? {
+        guard case .pin(let entered, _) = state else { return nil }
+        if time < lockedUntil {
+            let seconds = Int((lockedUntil - time).rounded(.up))
+            return PinPad(entered: 0, message: "Try again in \(seconds) s", enabled: false)
+        }
+        return PinPad(entered: entered.count, message: showsMiss ? "Wrong PIN" : nil)
+    }
+
+    /// When the countdown shown at `time` changes next: each whole second of the lockout left,
+    /// and its end.
+    private func nextRefresh(after time: Double) -> Double? {
+        guard time < lockedUntil else { return nil }
+        return lockedUntil - ((lockedUntil - time).rounded(.up) - 1)
     }
 
     /// A key press; true when the key was taken (the shell then does nothing else with it).
@@ -195,25 +223,34 @@ public struct AdminExit: Sendable {
     /// A key of the PIN pad (or its keyboard equivalent) while the pad is up.
     public mutating func padPressed(_ key: PinPadKey, at time: Double) -> Outcome? {
         guard case .pin(let entered, let until) = state else { return nil }
+        if time < lockedUntil && key != .cancel {
+            // Entry is off during the lockout; OK is a refusal to log.
+            return key == .ok ? .lockedOut(remaining: lockedUntil - time) : nil
+        }
         switch key {
         case .digit(let d):
+            showsMiss = false
             state = .pin(entered: String((entered + String(d)).suffix(12)), until: until)
             return nil
         case .erase:
             state = .pin(entered: String(entered.dropLast()), until: until)
             return nil
         case .cancel:
-            state = .idle
+            close()
             return .pinCancelled
         case .ok:
-            state = .idle
             if entered == pin {
+                close()
                 misses = 0
                 return .exit
             }
             misses += 1
             let lock = Self.lockout(afterMisses: misses)
             if lock > 0 { lockedUntil = time + lock }
+            // The pad stays up, cleared, for another try (after the lockout, if one started).
+            state = .pin(entered: "", until: time + pinTimeout)
+            showsMiss = true
+            refreshAt = nextRefresh(after: time)
             return .pinRejected(misses: misses, lockedFor: lock)
         }
     }
@@ -235,8 +272,11 @@ public struct AdminExit: Sendable {
             state = .idle
             return gestureCompleted(at: time)
         case .pin(_, let until):
-            guard time >= until else { return nil }
-            state = .idle
+            guard time >= until else {
+                refreshAt = nextRefresh(after: time)
+                return nil
+            }
+            close()
             return .pinCancelled
         }
     }
@@ -255,5 +295,12 @@ public struct AdminExit: Sendable {
         }
         state = .pin(entered: "", until: time + pinTimeout)
         return .pinRequested
+    }
+
+    /// The pad goes away.
+    private mutating func close() {
+        state = .idle
+        showsMiss = false
+        refreshAt = nil
     }
 }

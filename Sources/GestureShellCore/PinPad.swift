@@ -20,8 +20,15 @@ public enum PinPadKey: Equatable, Hashable, Sendable {
 public struct PinPad: Equatable, Sendable {
     /// What the pad shows: how many digits are typed.
     public var entered: Int
-    public init(entered: Int) {
+    /// A line in the field instead of the placeholder, while no digit is typed: "Wrong PIN"
+    /// after a miss, "Try again in N s" during a lockout (see ``AdminExit/pad(at:)``).
+    public var message: String?
+    /// False during a lockout: the digits and OK are drawn dimmed and do nothing (Cancel works).
+    public var enabled: Bool
+    public init(entered: Int, message: String? = nil, enabled: Bool = true) {
         self.entered = entered
+        self.message = message
+        self.enabled = enabled
     }
 
     /// The pad's geometry in a window of `size` points.

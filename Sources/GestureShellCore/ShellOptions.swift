@@ -160,4 +160,8 @@ public enum ShellKioskEvent: Equatable, Sendable {
     /// (`1280x800+0+0`), `on` the monitor under its centre (nil: none). A compositor that
     /// places X windows itself (X11Shell's `PlacementCheck`).
     case placedElsewhere(wanted: Monitor, window: String, on: String?)
+    /// The kiosk put its window back under a window manager (it was iconified, unmapped, moved
+    /// to another desktop, covered, or lost the focus): the reasons seen since the last restore,
+    /// e.g. "the window was unmapped (iconified or hidden)". One event per restore.
+    case restored(String)
 }

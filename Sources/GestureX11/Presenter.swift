@@ -13,10 +13,11 @@ import CXCB
 ///
 /// Cairo draws into memory only (pixman, no X requests), so no drawing path can wait on the X
 /// server. Each frame draws only the rectangles that changed; how they reach the window:
-/// - **MIT-SHM** when the server has it and can attach our segment, and the frame's rectangles
-///   fit the buffer together: each is drawn into its own part of one SysV shared-memory
-///   segment (marked for removal as soon as the server has attached it, so it never outlives
-///   the process) and sent with one `ShmPutImage`. Until the server has processed the frame's
+/// - **MIT-SHM** when the server has it and can attach our segments (checked once at set-up,
+///   see ``SharedMemory``), and the frame's rectangles fit the buffer together: each is drawn
+///   into its own part of one SysV shared-memory segment (marked for removal once the server has
+///   attached it, so it never outlives the process, and never before: a segment gone before the
+///   server attached it is an X error per frame) and sent with one `ShmPutImage`. Until the server has processed the frame's
 ///   last put, the frame is *in flight* and the buffer is not drawn into (the server may still
 ///   be reading it); ``isBusy``. The server tells without a completion event of its own: every
 ///   event and reply carries the sequence number of the last request it had processed, and the
@@ -70,9 +71,15 @@ final class Presenter {
     private var capacity = 0
     /// The buffer's first size (bytes); a window smaller than that gets its own size.
     static let initialCapacity = 1 << 20
-    /// The MIT-SHM segment (0: none) and the shell's wish to use SHM at all.
-    private var shmSegment: xcb_shm_seg_t = 0
-    private var shmAvailable: Bool
+    /// The MIT-SHM segments (see ``SharedMemory``) and the buffer's, when it is one.
+    private let shm: SharedMemory
+    private var segment: SharedMemory.Segment?
+    /// Whether frames go through the buffer's segment (it is one and the server did not refuse it).
+    private var shmSegment: xcb_shm_seg_t {
+        guard let segment, !shm.isRefused(segment) else { return 0 }
+        return segment.seg
+    }
+    private var shmAvailable: Bool { shm.usable }
     /// The sequence number of the frame in flight's last request.
     private var inFlightSequence: UInt32 = 0
     /// The sequence number of a GetInputFocus sent to learn that the frame was processed.
@@ -86,19 +93,6 @@ final class Presenter {
     /// The frame in flight was not confirmed within ``completionTimeout``: the server is not
     /// processing requests. Cleared by the confirmation.
     private(set) var isStalled = false
-    /// Whether a segment was ever attached (the first attach is checked with a round trip).
-    private var attachedOnce = false
-    /// A segment attached without a round trip, to be marked for removal once the server has
-    /// processed the attach (its sequence number).
-    private var pendingRemoval: (id: Int32, sequence: UInt32)?
-
-    /// Marks the pending segment for removal (the server has attached it, or we are done).
-    private func removePending() {
-        guard let p = pendingRemoval else { return }
-        shmctl(p.id, IPC_RMID, nil)
-        pendingRemoval = nil
-    }
-
     init(connection: XConnection, window: xcb_window_t, depth: UInt8, allowSHM: Bool) {
         x = connection
         self.window = window
@@ -106,11 +100,7 @@ final class Presenter {
         gc = connection.newID()
         var values: [UInt32] = [0]  // graphics_exposures off
         xcb_create_gc(connection.raw, gc, window, XCB_GC_GRAPHICS_EXPOSURES.rawValue, &values)
-        if allowSHM, let ext = gestures_shm_extension(connection.raw), ext.pointee.present != 0 {
-            shmAvailable = true
-        } else {
-            shmAvailable = false
-        }
+        shm = SharedMemory(connection: connection, allowed: allowSHM)
     }
 
     /// True while a frame is in flight (its buffer must not be drawn into).
@@ -144,7 +134,7 @@ final class Presenter {
     /// Notes that the server had processed every request up to `sequence` (an event's or a
     /// reply's full sequence number): the frame in flight is done once that covers its puts.
     func serverProcessed(through sequence: UInt32) {
-        if let p = pendingRemoval, Int32(bitPattern: sequence &- p.sequence) >= 0 { removePending() }
+        shm.serverProcessed(through: sequence)
         guard inFlightSince != nil, Int32(bitPattern: sequence &- inFlightSequence) >= 0 else { return }
         confirmed()
         dropSync()
@@ -164,16 +154,18 @@ final class Presenter {
         syncRequestedAt = now
     }
 
-    /// Takes the reply of ``requestSync()`` if it has come (it confirms the frame).
+    /// Takes the reply of ``requestSync()`` if it has come (it confirms the frame), and the one
+    /// that confirms a new segment's attach.
     func checkSync() {
+        shm.pollConfirmation()
         guard let seq = syncSequence else { return }
         var reply: UnsafeMutableRawPointer?
         var error: UnsafeMutablePointer<xcb_generic_error_t>?
         guard xcb_poll_for_reply(x.raw, seq, &reply, &error) != 0 else { return }
         free(reply)
         free(error)
+        shm.serverProcessed(through: seq)
         syncSequence = nil
-        removePending()  // the attach came before the sync
         confirmed()
     }
 
@@ -213,8 +205,9 @@ final class Presenter {
     /// Makes the buffer `bytes` long (SHM when it can); exits when memory is out.
     private func allocate(bytes: Int) {
         release()
-        if shmAvailable, let p = attachSHM(bytes: bytes) {
-            data = p
+        if let s = shm.create(bytes: bytes) {
+            segment = s
+            data = s.address
         } else {
             data = malloc(bytes)
         }
@@ -225,59 +218,19 @@ final class Presenter {
         capacity = bytes
     }
 
-    /// A fresh segment of `bytes`, attached here and by the server (one round trip), already
-    /// marked for removal; nil (and SHM off from now on) when the server cannot attach it.
-    private func attachSHM(bytes: Int) -> UnsafeMutableRawPointer? {
-        let id = shmget(IPC_PRIVATE, bytes, IPC_CREAT | 0o600)
-        guard id >= 0 else {
-            shmAvailable = false
-            return nil
-        }
-        guard let p = gestures_shm_attach(id) else {
-            shmctl(id, IPC_RMID, nil)
-            shmAvailable = false
-            return nil
-        }
-        let seg = x.newID()
-        if attachedOnce {
-            // This server attached a segment of ours before: it will this one too, and the
-            // shell does not wait for it (a stopped server would hold the loop). The segment is
-            // marked for removal once the server has processed the attach (a segment marked
-            // before is refused: BadAccess), which the next event or reply tells.
-            let sequence = xcb_shm_attach(x.raw, seg, UInt32(id), 0).sequence
-            removePending()
-            pendingRemoval = (id, sequence)
-            _ = madvise(p, bytes, 23)
-            shmSegment = seg
-            return p
-        }
-        let cookie = xcb_shm_attach_checked(x.raw, seg, UInt32(id), 0)
-        x.flush()
-        // While the server attaches it: fault the segment's pages in with one call
-        // (MADV_POPULATE_WRITE, Linux 5.14; ignored where unknown) instead of one fault per
-        // page when the first frame touches them.
-        _ = madvise(p, bytes, 23)
-        let error = xcb_request_check(x.raw, cookie)
-        shmctl(id, IPC_RMID, nil)
-        if let error {
-            free(error)
-            shmdt(p)
-            shmAvailable = false
-            return nil
-        }
-        x.exitIfBroken()
-        attachedOnce = true
-        shmSegment = seg
-        return p
+    /// An X error event: when it is the server refusing one of our segments, SHM goes off and
+    /// the next frame uses PutImage (the refused segment is never used or detached again).
+    func takeRefusal(_ error: UnsafeRawPointer) {
+        guard shm.takeRefusal(error) else { return }
+        if segment != nil && shmSegment == 0 { hasFrame = false }
     }
 
     private func release() {
         guard let data else { return }
-        if shmSegment != 0 {
+        if let segment {
             // The server handles requests in order: it is done with the segment when it detaches.
-            xcb_shm_detach(x.raw, shmSegment)
-            shmdt(data)
-            shmSegment = 0
+            shm.release(segment)
+            self.segment = nil
         } else {
             free(data)
         }
@@ -290,7 +243,7 @@ final class Presenter {
     /// Frees the buffer and the GC.
     func close() {
         release()
-        removePending()
+        shm.close()
         xcb_free_gc(x.raw, gc)
     }
 

@@ -63,6 +63,7 @@ extension X11Shell {
         applyHeldMotion()
         presenter.checkSync()
         pollKioskGuardReplies()
+        pollSaverReply()
         if !holdTouchFrame() { flushFrame() }
         applyPendingResize()
     }
@@ -128,6 +129,7 @@ extension X11Shell {
     func handle(_ event: UnsafeMutablePointer<xcb_generic_event_t>) {
         let type = event.pointee.response_type & ~CoreEvent.sendEventBit
         if heldMotion != nil && type != CoreEvent.genericEvent { applyHeldMotion() }
+        if type == CoreEvent.error { presenter.takeRefusal(UnsafeRawPointer(event)) }
         presenter.serverProcessed(through: event.pointee.full_sequence)
         switch type {
         case CoreEvent.error:

@@ -76,7 +76,7 @@ extension X11Shell {
         x.exitIfBroken()
         guard let version, version.major > 1 || version.minor >= 1 else {
             // The caller asks the session bus (and says once what will blank the screen).
-            saverResetAt = clock.now()
+            saverReset.due = clock.now()
             return
         }
         xcb_screensaver_suspend(x.raw, 1)
@@ -84,17 +84,29 @@ extension X11Shell {
     }
 
     /// Resets the screen saver when it is due (servers without MIT-SCREEN-SAVER 1.1): at half
-    /// the server's saver timeout (`xset s`, read each time: it may change), at most every 20 s.
+    /// the server's saver timeout (`xset s`, asked with each reset: it may change), at most every
+    /// 20 s. Never waits on the server (see ``ScreenSaverReset``).
     func resetSaverIfDue(now: Double) {
-        guard let due = saverResetAt, now >= due else { return }
+        guard let due = saverReset.due, now >= due else { return }
         xcb_force_screen_saver(x.raw, UInt8(XCB_SCREEN_SAVER_RESET.rawValue))
-        var interval = 20.0
-        if let r = xcb_get_screen_saver_reply(x.raw, xcb_get_screen_saver(x.raw), nil) {
-            if r.pointee.timeout > 0 { interval = min(interval, max(0.5, Double(r.pointee.timeout) / 2)) }
-            free(r)
-        }
-        x.exitIfBroken()
-        saverResetAt = now + interval
+        if saverReset.pendingQuery == nil { saverReset.pendingQuery = xcb_get_screen_saver(x.raw).sequence }
+        saverReset.lastReset = now
+        saverReset.due = now + saverReset.interval
+    }
+
+    /// Reads the saver timeout asked with a reset, when its reply has come (the event loop calls
+    /// this after each read); a shorter interval brings the next reset forward.
+    func pollSaverReply() {
+        guard let seq = saverReset.pendingQuery else { return }
+        var reply: UnsafeMutableRawPointer?
+        var error: UnsafeMutablePointer<xcb_generic_error_t>?
+        guard xcb_poll_for_reply(x.raw, seq, &reply, &error) != 0 else { return }
+        saverReset.pendingQuery = nil
+        free(error)
+        // GetScreenSaver's reply: the timeout (seconds) is the CARD16 at offset 8.
+        guard let timeout = reply.flatMap({ XConnection.withReply($0) { XReplyBytes($0).u16(8) } }) else { return }
+        saverReset.interval = ScreenSaverReset.interval(forTimeout: timeout)
+        if let due = saverReset.due { saverReset.due = min(due, saverReset.lastReset + saverReset.interval) }
     }
 
     /// A client message to the window (or, in kiosk mode, to the root about the window).
@@ -134,14 +146,21 @@ extension X11Shell {
         if let outcome {
             adminOutcome(outcome)
         } else if asked {
-            scene.showPinPad(admin?.enteredCount.map { PinPad(entered: $0) })
+            showAdminPad()
         }
         return taken
     }
 
-    /// Runs the admin exit's timers.
+    /// Shows the PIN pad as the admin exit has it now (or hides it).
+    func showAdminPad() {
+        scene.showPinPad(admin?.pad(at: clock.now()))
+    }
+
+    /// Runs the admin exit's timers (the pad's timeout, its lockout countdown).
     func runAdminTimer(now: Double) {
-        if let d = admin?.deadline, now >= d, let outcome = admin!.advance(to: now) { adminOutcome(outcome) }
+        if let d = admin?.deadline, now >= d {
+            if let outcome = admin!.advance(to: now) { adminOutcome(outcome) } else { showAdminPad() }
+        }
         if corners?.advance(to: now) == true, admin != nil, let outcome = admin!.gestureCompleted(at: now) {
             adminOutcome(outcome)
         }
@@ -166,7 +185,7 @@ extension X11Shell {
                 if let key = layout.key(at: c.location), let outcome = admin!.padPressed(key, at: frame.timestamp) {
                     adminOutcome(outcome)
                 } else {
-                    scene.showPinPad(admin?.enteredCount.map { PinPad(entered: $0) })
+                    showAdminPad()
                 }
             case .ended where padTouches.contains(c.id), .cancelled where padTouches.contains(c.id):
                 padTouches.remove(c.id)
@@ -179,7 +198,7 @@ extension X11Shell {
 
     private func adminOutcome(_ outcome: AdminExit.Outcome) {
         onKioskEvent?(.admin(outcome))
-        scene.showPinPad(admin?.enteredCount.map { PinPad(entered: $0) })
+        showAdminPad()
         switch outcome {
         case .exit:
             writeStderr("gestures: kiosk: admin exit")

@@ -23,6 +23,8 @@ struct KioskGuardState {
     var lastState: [xcb_atom_t: [UInt32]] = [:]
     /// Restores so far (for the log lines: the first 20 are told).
     var restores = 0
+    /// Why the restore that is due is made (each reason once), for the operator log.
+    var reasons: [String] = []
 }
 
 /// The kiosk under a window manager: the public must not get out.
@@ -44,7 +46,8 @@ struct KioskGuardState {
 ///   (`_NET_ACTIVE_WINDOW` as a pager would: source 2), raised, and grabs the keyboard. Property
 ///   values are read without waiting (the replies are picked up by the loop), and a restore
 ///   follows a *change* to a bad value, so a window manager that refuses a state is not asked
-///   again and again. Each restore is told on stderr (the first 20).
+///   again and again. Each trigger is told on stderr (the first 20), and each restore is one
+///   `restored` line in the operator log with its reasons (`ShellKioskEvent.restored`).
 extension X11Shell {
     /// Whether the guard runs: a kiosk under a window manager.
     var kioskGuarded: Bool { options.kiosk && hasWindowManager }
@@ -70,6 +73,7 @@ extension X11Shell {
         let due = max(now + 0.05, kioskGuard.lastRestore + 0.2)
         if kioskGuard.restoreDue == nil || due < kioskGuard.restoreDue! { kioskGuard.restoreDue = due }
         if kioskGuard.restores < 20 { writeStderr("gestures: kiosk: \(why); putting the window back") }
+        if !kioskGuard.reasons.contains(why) { kioskGuard.reasons.append(why) }
         kioskGuard.restores += 1
     }
 
@@ -187,6 +191,8 @@ extension X11Shell {
             kioskGuard.restoreDue = nil
             kioskGuard.lastRestore = now
             restoreKioskWindow()
+            onKioskEvent?(.restored(kioskGuard.reasons.joined(separator: "; ")))
+            kioskGuard.reasons = []
         }
         if let due = kioskGuard.grabDue, now >= due {
             kioskGuard.grabDue = nil

@@ -67,7 +67,7 @@ extension X11Shell {
         if let d = watchdog?.nextPing { deadline = min(deadline, d) }
         if let d = admin?.deadline { deadline = min(deadline, d) }
         if let d = corners?.deadline { deadline = min(deadline, d) }
-        if let d = saverResetAt { deadline = min(deadline, d) }
+        if let d = saverReset.due { deadline = min(deadline, d) }
         if let d = frames.holdDeadline { deadline = min(deadline, d) }
         if let d = kioskGuardDeadline { deadline = min(deadline, d) }
         if let d = placementCheck.due { deadline = min(deadline, d) }

@@ -187,7 +187,7 @@ public final class X11Shell {
     var kioskGuard = KioskGuardState()
     var randrEventBase: UInt8 = 0
     var saverSuspended = false
-    var saverResetAt: Double?
+    var saverReset = ScreenSaverReset()
     var admin: AdminExit?
     var corners: CornerPress?
     var cornerTaps: CornerTaps?
@@ -257,7 +257,8 @@ public final class X11Shell {
     /// whole, in pixels) as a PNG. False when there is no frame yet or cairo fails.
     public func writePNG(to path: String) -> Bool {
         guard !finished else { return false }
-        if everExposed && (frameWanted || !presenter.hasFrame) { drawFrame(now: clock.now()) }
+        // Not into a buffer the server may still be reading (a frame in flight).
+        if everExposed && !presenter.isBusy && (frameWanted || !presenter.hasFrame) { drawFrame(now: clock.now()) }
         guard presenter.hasFrame else { return false }
         return writeWindowPicture(to: path)
     }

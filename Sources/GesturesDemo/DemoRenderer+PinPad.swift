@@ -5,7 +5,9 @@ import GestureShellCore
 extension DemoRenderer {
     /// Draws the kiosk's PIN pad (``PinPad``) over the scene: the window dimmed, a light panel,
     /// a field with one dot per digit typed, round digit keys, ⌫, OK and Cancel — the geometry
-    /// the shell hit-tests (``PinPad/layout(in:)``).
+    /// the shell hit-tests (``PinPad/layout(in:)``). The pad's message ("Wrong PIN", "Try again
+    /// in N s") takes the field's place in red while no digit is typed; a disabled pad's keys but
+    /// Cancel are dimmed.
     public static func drawPinPad(_ pad: PinPad, size: Size, into cr: OpaquePointer) {
         let layout = PinPad.layout(in: size)
         cairo_save(cr)
@@ -28,7 +30,11 @@ extension DemoRenderer {
             cairo_arc(cr, start + Double(i) * step, layout.field.midY, dot, 0, 2 * Double.pi)
             cairo_fill(cr)
         }
-        if shown == 0 {
+        if shown == 0, let message = pad.message {
+            DemoFonts.select(DemoFonts.bold, on: cr)
+            setColor(cr, touchColor)
+            centredText(cr, message, in: layout.field, size: key * 0.35)
+        } else if shown == 0 {
             DemoFonts.select(DemoFonts.regular, on: cr)
             cairo_set_source_rgba(cr, labelColor.r, labelColor.g, labelColor.b, 0.5)
             centredText(cr, "Admin PIN", in: layout.field, size: key * 0.35)
@@ -42,7 +48,8 @@ extension DemoRenderer {
                 case .ok: ("OK", swipeColor)
                 case .cancel: ("Cancel", touchColor)
                 }
-            setColor(cr, color)
+            let alpha = pad.enabled || k == .cancel ? 1 : 0.35
+            cairo_set_source_rgba(cr, color.r, color.g, color.b, alpha)
             roundedRect(cr, r, radius: r.height / 2)
             cairo_fill(cr)
             setColor(cr, regionTextColor)

@@ -177,6 +177,7 @@ final class KioskRuntime {
                 if let on { $0.add("on", on) }
                 $0.add("setting", setting)
             }
+        case .restored(let reason): logEvent("restored", at: now) { $0.add("reason", reason) }
         case .placed(let m, let index):
             logEvent("monitor", at: now) {
                 $0.add("name", m.name)

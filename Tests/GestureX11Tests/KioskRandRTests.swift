@@ -9,6 +9,12 @@ extension XServerTests {
     /// RandR changes under a window manager (Xorg + the dummy driver: Xvfb's outputs cannot be
     /// switched): the kiosk follows its monitor through a mode change, and through the monitor
     /// going off (one line: covering the screen until it is back) and on again.
+    ///
+    /// These window managers resize a fullscreen window to its one monitor themselves, so the
+    /// window's geometry alone would pass without the kiosk doing anything; what proves the
+    /// kiosk's put-back is its own placement after each change: a `monitor` line in the operator
+    /// log with the new geometry (written where the kiosk places the window again), then the
+    /// window covering it.
     @Suite("Kiosk under a window manager: RandR mode changes and a monitor off and on")
     struct KioskRandR {
         @Test(
@@ -26,19 +32,29 @@ extension XServerTests {
             defer { session.close() }
             let app = session.app
             let x = session.connection
-            func covers(_ rect: (Int, Int, Int, Int), _ what: String) {
+            func covers(_ rect: (Int, Int, Int, Int), _ what: String, placedAfter line: Int) {
+                let geometry = "\(rect.2)x\(rect.3)+\(rect.0)+\(rect.1)"
+                let placed = try? app.log.waitFor("monitor line at \(geometry)", from: line, timeout: 3) {
+                    $0.string("event") == "monitor" && $0.string("geometry") == geometry
+                }
+                #expect(
+                    placed != nil,
+                    "\(what): the kiosk did not place itself at \(geometry): \(summary(Array(app.log.lines(from: line))))"
+                )
                 let start = monotonicNow()
                 let ok = poll(timeout: 3, interval: 0.02) { x.onTop(app.window, covering: rect) ? true : nil }
                 let g = x.geometry(of: app.window)
                 #expect(ok == true, "\(what): \(String(describing: g)), expected \(rect)")
                 print("randr, \(name): \(what): back in \(String(format: "%.2f", monotonicNow() - start)) s")
             }
-            covers((0, 0, 1280, 800), "at start")
+            covers((0, 0, 1280, 800), "at start", placedAfter: 0)
+            var mark = app.log.lines(from: 0).count
             try xrandrRun(server.display, ["--output", output, "--mode", "1024x768"])
-            covers((0, 0, 1024, 768), "mode 1024x768")
+            covers((0, 0, 1024, 768), "mode 1024x768", placedAfter: mark)
             try xrandrRun(server.display, ["--output", output, "--off"])
             pause(0.5)
             #expect(app.process.isRunning, "the kiosk exited when its monitor went off: \(app.stderr)")
+            mark = app.log.lines(from: 0).count
             try xrandrRun(server.display, ["--output", output, "--auto"])
             let g = poll(timeout: 3, interval: 0.05) { () -> XConnection.Geometry? in
                 guard let g = x.geometry(of: app.window), g.viewable, g.width > 1 else { return nil }
@@ -46,7 +62,7 @@ extension XServerTests {
             }
             #expect(g != nil)
             let size = try randrSize(server.display)
-            covers((0, 0, size.0, size.1), "monitor back on (--auto)")
+            covers((0, 0, size.0, size.1), "monitor back on (--auto)", placedAfter: mark)
             #expect(app.stderr.contains("is gone"), "no line says the monitor went: \(app.stderr)")
         }
     }

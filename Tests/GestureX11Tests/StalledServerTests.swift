@@ -1,3 +1,4 @@
+import CX11
 import Foundation
 import Testing
 
@@ -49,19 +50,27 @@ final class NotifySocket {
 extension XServerTests {
     /// The app's liveness is its own: with the X server stopped (SIGSTOP) in the middle of the
     /// attract tour, the loop runs on — the watchdog pings at its interval and SIGTERM ends the
-    /// app within 1 s — and it never waits on a reply or a write.
+    /// app within 1 s — and it never waits on a reply or a write. With `--saver-reset-only` (as
+    /// on a server without MIT-SCREEN-SAVER 1.1) and the saver's timeout at 1 s, the saver is
+    /// reset every 0.5 s during the stall too, and its timeout query waits on nothing.
     @Suite("A stalled X server: watchdog and SIGTERM")
     struct StalledServer {
         @Test(
-            "Xvfb stopped mid-tour: WATCHDOG=1 every 100 ms (no gap over 300 ms for 3 s), SIGTERM ends the kiosk within 1 s"
+            "Xvfb stopped mid-tour (the saver suspended, or reset every 0.5 s): WATCHDOG=1 every 100 ms (no gap over 300 ms for 3 s), SIGTERM ends the kiosk within 1 s",
+            arguments: [[], ["--saver-reset-only"]]
         )
-        func stoppedMidTour() throws {
+        func stoppedMidTour(extra: [String]) throws {
             let server = try TestXServer()
+            // A saver timeout of 1 s: a reset every 0.5 s where the saver is reset, not suspended.
+            let probe = try XConnection(server.display)
+            XSetScreenSaver(probe.display, 1, 600, PreferBlanking, AllowExposures)
+            probe.sync()
+            probe.close()
             let directory = try TemporaryDirectory(prefix: "gestures-stall")
             let notify = try NotifySocket(in: directory)
             let session = try AppSession(
                 display: server.display,
-                arguments: ["--kiosk", "--kiosk-tour-after", "1", "--kiosk-reset-after", "1"],
+                arguments: ["--kiosk", "--kiosk-tour-after", "1", "--kiosk-reset-after", "1"] + extra,
                 environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "200000"]
             ) {
                 kill(server.process.pid, SIGCONT)
@@ -77,6 +86,7 @@ extension XServerTests {
             let pings = notify.receive(for: 3).filter { $0.1 == "WATCHDOG=1" }.map(\.0)
             var gaps = zip(pings.dropFirst(), pings).map { $0 - $1 }
             if let first = pings.first { gaps.insert(first - stoppedAt, at: 0) }
+            if let last = pings.last { gaps.append(stoppedAt + 3 - last) }
             let worst = gaps.max() ?? .infinity
             #expect(pings.count >= 20, "\(pings.count) pings in 3 s with the server stopped")
             #expect(worst < 0.3, "the longest gap between pings was \(worst) s")

@@ -112,24 +112,39 @@ extension XServerTests {
             ("xdotool set_desktop 1", [["set_desktop", "1"]]),
         ]
 
-        @Test(
-            "Super+D, Ctrl+Alt+Right, Alt+Space → Iconify, Alt+Tab, a right click, windowminimize, set_desktop: back on top within 1 s",
-            arguments: ["openbox", "xfwm4", "i3"])
-        func escapes(wm name: String) throws {
+        /// The kiosk under window manager `name` on a fresh Xvfb, once it is fullscreen on top;
+        /// `body` gets the server, the session and the monitor's rectangle.
+        private func underWindowManager(
+            _ name: String, _ body: (TestXServer, AppSession, (Int, Int, Int, Int)) throws -> Void
+        ) throws {
             let server = try TestXServer()
             let directory = try TemporaryDirectory(prefix: "gestures-wm")
             let wm = try TestWindowManager(name, display: server.display, directory: directory)
             defer { wm.process.stop() }
             let session = try AppSession(display: server.display, arguments: ["--kiosk"]) { server.stop() }
             defer { session.close() }
-            let app = session.app
-            let x = session.connection
+            let (app, x) = (session.app, session.connection)
             let monitor = (0, 0, server.width, server.height)
             let settled = poll(timeout: 3, interval: 0.02) { x.onTop(app.window, covering: monitor) ? true : nil }
             try #require(
                 settled == true,
                 "\(name): the kiosk is not fullscreen on top at start: \(String(describing: x.geometry(of: app.window)))"
             )
+            try body(server, session, monitor)
+        }
+
+        @Test(
+            "Super+D, Ctrl+Alt+Right, Alt+Space → Iconify, Alt+Tab, a right click, windowminimize, set_desktop: back on top within 1 s",
+            arguments: ["openbox", "xfwm4", "i3"])
+        func escapes(wm name: String) throws {
+            try underWindowManager(name) { server, session, monitor in try escapes(name, server, session, monitor) }
+        }
+
+        private func escapes(
+            _ name: String, _ server: TestXServer, _ session: AppSession, _ monitor: (Int, Int, Int, Int)
+        ) throws {
+            let app = session.app
+            let x = session.connection
             _ = x.createManagedWindow()
             pause(0.3)
             var times: [String] = []
@@ -154,6 +169,29 @@ extension XServerTests {
                 pause(0.2)
             }
             print("\(name): " + times.joined(separator: "; "))
+        }
+
+        @Test("Iconified by xdotool under openbox: a restored line with the reason in the operator log within 1 s")
+        func restoreLogged() throws {
+            try underWindowManager("openbox") { server, session, _ in try restoreLogged(server, session) }
+        }
+
+        private func restoreLogged(_ server: TestXServer, _ session: AppSession) throws {
+            let app = session.app
+            pause(0.5)
+            let start = app.log.lines(from: 0).count
+            let before = app.log.lines(from: 0).filter { $0.string("event") == "restored" }.count
+            #expect(before == 0, "restored lines before any escape: \(summary(Array(app.log.lines(from: 0))))")
+            let sent = monotonicNow()
+            try xdotool(server.display, ["windowminimize", String(app.window)])
+            let (_, line) = try app.log.waitFor("restored line", from: start, timeout: 1) {
+                $0.string("event") == "restored"
+            }
+            let took = monotonicNow() - sent
+            let reason = line.string("reason") ?? ""
+            #expect(reason.contains("unmapped") || reason.contains("iconified"), "\(line.text)")
+            #expect(line.string("wall") != nil, "\(line.text)")
+            print("openbox: iconified → restored line in \(String(format: "%.3f", took)) s: \(line.text)")
         }
     }
 }

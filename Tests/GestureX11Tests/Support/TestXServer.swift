@@ -58,19 +58,22 @@ final class TestXServer {
     let width: Int
     let height: Int
 
-    /// `extraArguments` e.g. `["-extension", "MIT-SHM"]` for a server without shared memory.
-    init(width: Int = 1280, height: Int = 800, extraArguments: [String] = []) throws {
+    /// `extraArguments` e.g. `["-extension", "MIT-SHM"]` for a server without shared memory;
+    /// `launcher` a program that runs Xvfb (e.g. `["unshare", "--ipc"]`: a server in its own IPC
+    /// namespace, which cannot attach its clients' shared memory).
+    init(width: Int = 1280, height: Int = 800, extraArguments: [String] = [], launcher: [String] = []) throws {
         self.width = width
         self.height = height
         directory = try TemporaryDirectory(prefix: "gestures-xvfb")
+        let arguments = ["-screen", "0", "\(width)x\(height)x24", "-noreset", "-nolisten", "tcp"] + extraArguments
         (process, display) = try startServer(
-            program: "Xvfb",
-            arguments: ["-screen", "0", "\(width)x\(height)x24", "-noreset", "-nolisten", "tcp"] + extraArguments,
+            program: launcher.first ?? "Xvfb",
+            arguments: launcher.isEmpty ? arguments : Array(launcher.dropFirst()) + ["Xvfb"] + arguments,
             directory: directory, what: "Xvfb")
         try waitUntilAcceptingConnections(display, process: process)
     }
 
-    var log: String { tail(directory.file("Xvfb.stderr")) }
+    var log: String { tail(directory.file("\((process.executable as NSString).lastPathComponent).stderr")) }
 
     func stop() { process.stop() }
 
