@@ -303,6 +303,9 @@ struct RunCommand: ParsableCommand {
             throw .runtime(error.description)
         }
 
+        try preparePicture(
+            picture, width: shell.size.width * shell.scale, height: shell.size.height * shell.scale)
+
         var shots = 0
         let screenshotDir = self.screenshotDir
         let classic = self.classic
