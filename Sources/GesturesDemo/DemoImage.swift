@@ -1,4 +1,5 @@
 import CCairo
+import Dispatch
 import GestureImage
 import GestureKit
 import GestureTrace
@@ -17,15 +18,17 @@ import GestureTrace
 /// many scans is refused, and a JPEG is decoded once, at the size it is shown.
 /// Deviation from `UIImage`: no other formats.
 ///
-/// **When a JPEG is decoded** (a 24-megapixel photo costs 100–200 ms at full size, a quarter of
-/// that at 1/8, mostly the entropy decoding that every scale pays): loading reads only its
-/// header and markers. The live window then calls ``prepare(toFit:height:)`` with its size in
-/// device pixels, and the JPEG is decoded once, at the smallest of libjpeg-turbo's 1/8, 1/4, 1/2
-/// and full size that still covers the picture fitted whole into the window: the decode that
-/// every later frame draws from until the picture is enlarged past it. A pinch past that size is
-/// drawn from those pixels while it moves and decoded again, larger, once it settles
-/// (``pixels(forScale:load:)`` with `load`), so no decode ever delays a frame that follows the
-/// fingers; that larger decode is let go when the picture is shown at the window's size again.
+/// **When a JPEG is decoded** (a 24-megapixel photo costs about 130 ms of CPU at 1/4 and 200 ms
+/// at full size, mostly the entropy decoding that every scale pays): loading reads only its
+/// header and markers. The live window starts the decode on another thread before it connects
+/// (``startDecoding(toFit:height:)``, for the size it asks for), then calls
+/// ``prepare(toFit:height:)`` with its size in device pixels; the JPEG is decoded once, at the
+/// smallest of libjpeg-turbo's 1/8, 1/4, 1/2 and full size that still covers the picture fitted
+/// whole into the window, and every later frame draws from that decode until the picture is
+/// enlarged past it. A pinch past that size is drawn from those pixels while it moves and decoded
+/// again, larger, once it settles (``pixels(forScale:load:)`` with `load`): no decode delays a
+/// frame while the fingers move, and a touch that comes during that decode waits for it. The
+/// larger decode is let go when the picture is shown at the window's size again.
 public final class DemoImage: @unchecked Sendable {
     /// The `cairo_surface_t *` holding the pixels at full size. A JPEG is decoded at full size
     /// only when this is asked for (the window draws from ``pixels(forScale:load:)``, which
@@ -97,14 +100,70 @@ public final class DemoImage: @unchecked Sendable {
         }
     }
 
+    /// The denominator of the decode for a window of `width`×`height` device pixels: the
+    /// smallest decode whose pixels cover the picture fitted whole into the window.
+    private func windowDenominator(_ width: Int, _ height: Int) -> Int? {
+        guard jpeg != nil, width > 0, height > 0, size.width > 0, size.height > 0 else { return nil }
+        return JPEGPicture.denominator(forScale: min(Double(width) / size.width, Double(height) / size.height))
+    }
+
+    /// Starts decoding a JPEG on another thread for a window of about `width`×`height` device
+    /// pixels, while the caller does something else (the live window connects to the X server
+    /// meanwhile: its size in device pixels is known only then). ``prepare(toFit:height:)`` takes
+    /// the result when the size it is given needs the same decode, else it decodes again.
+    /// Nothing for a PNG.
+    public func startDecoding(toFit width: Int, height: Int) {
+        guard let jpeg, pending == nil, base == nil, let denominator = windowDenominator(width, height) else { return }
+        let job = PendingDecode(denominator: denominator)
+        let path = path
+        DispatchQueue.global(qos: .userInitiated).async {
+            do throws(ImageDecodingError) {
+                job.result = .success(try jpeg.decode(denominator: denominator, path: path))
+            } catch {
+                job.result = .failure(error)
+            }
+            job.done.signal()
+        }
+        pending = job
+    }
+
+    /// A decode running on another thread: `result` is written before `done` is signalled and
+    /// read only after waiting for it.
+    private final class PendingDecode: @unchecked Sendable {
+        let denominator: Int
+        let done = DispatchSemaphore(value: 0)
+        var result: Result<OpaquePointer, ImageDecodingError>?
+        init(denominator: Int) { self.denominator = denominator }
+    }
+    private var pending: PendingDecode?
+
+    /// Waits for a decode started by ``startDecoding(toFit:height:)``, if any: its surface when it
+    /// has `denominator` (or its error), else nil (a surface of another size is let go).
+    private func takePending(_ denominator: Int) throws(DemoImageError) -> OpaquePointer? {
+        guard let job = pending else { return nil }
+        pending = nil
+        job.done.wait()
+        switch job.result {
+        case .success(let s) where job.denominator == denominator: return s
+        case .success(let s):
+            cairo_surface_destroy(s)
+            return nil
+        case .failure(let error) where job.denominator == denominator: throw DemoImageError(error)
+        case .failure, nil: return nil
+        }
+    }
+
     /// Decodes a JPEG for a window of `width`×`height` device pixels: at the smallest of 1/8, 1/4,
     /// 1/2 and full size whose pixels cover the picture fitted whole into the window (see the
-    /// type's notes); throws one line when the stream is damaged. Nothing for a PNG, or when that
-    /// decode is already held.
+    /// type's notes), or takes that decode from ``startDecoding(toFit:height:)``; throws one line
+    /// when the stream is damaged. Nothing for a PNG, or when that decode is already held.
     public func prepare(toFit width: Int, height: Int) throws(DemoImageError) {
-        guard let jpeg, width > 0, height > 0, size.width > 0, size.height > 0 else { return }
-        let fit = min(Double(width) / size.width, Double(height) / size.height)
-        let denominator = JPEGPicture.denominator(forScale: fit)
+        guard let jpeg, let denominator = windowDenominator(width, height) else { return }
+        if let s = try takePending(denominator) {
+            if let base { cairo_surface_destroy(base.surface) }
+            base = (denominator, s)
+            return
+        }
         guard base?.denominator != denominator else { return }
         let s: OpaquePointer
         do { s = try jpeg.decode(denominator: denominator, path: path) } catch { throw DemoImageError(error) }
@@ -176,6 +235,10 @@ public final class DemoImage: @unchecked Sendable {
     }
 
     deinit {
+        if let pending {
+            pending.done.wait()
+            if case .success(let s) = pending.result { cairo_surface_destroy(s) }
+        }
         if let own { cairo_surface_destroy(own) }
         if let base { cairo_surface_destroy(base.surface) }
         if let zoomed { cairo_surface_destroy(zoomed.surface) }

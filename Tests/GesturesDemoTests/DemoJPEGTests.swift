@@ -74,3 +74,20 @@ struct DemoJPEGTests {
         #expect(image.pixels(forScale: 0.4, load: true).surface == first.surface, "prepared twice: one decode")
     }
 }
+
+extension DemoJPEGTests {
+    /// A decode started on another thread is taken by `prepare` when the window needs the same
+    /// scale, and replaced when it needs another.
+    @Test @MainActor func decodeStartedBeforeTheWindow() throws {
+        let same = try DemoImage(path: Self.fixtures + "red-blue.jpg")  // 64×48
+        same.startDecoding(toFit: 20, height: 20)  // fitted: 20×15 → the 1/2 decode (32×24)
+        try same.prepare(toFit: 30, height: 30)  // fitted: 30×22.5 → 1/2 as well
+        let p = same.pixels(forScale: 0.1, load: true)
+        #expect(p.width == 32 && p.height == 24)
+        let other = try DemoImage(path: Self.fixtures + "red-blue.jpg")
+        other.startDecoding(toFit: 8, height: 6)  // 1/8
+        try other.prepare(toFit: 64, height: 48)  // the window needs the full size
+        let q = other.pixels(forScale: 0.1, load: true)
+        #expect(q.width == 64 && q.height == 48)
+    }
+}
