@@ -23,11 +23,11 @@ let package = Package(
         // The shell's X: XCB only (one owner of the connection, one event queue).
         .systemLibrary(
             name: "CXCB", path: "Sources/CXCB",
-            pkgConfig: "xcb xcb-xinput xcb-shm xcb-randr xcb-present xcb-xinerama xcb-keysyms xcb-screensaver",
+            pkgConfig: "xcb xcb-xinput xcb-shm xcb-randr xcb-present xcb-xinerama xcb-screensaver",
             providers: [
                 .apt([
                     "libxcb1-dev", "libxcb-xinput-dev", "libxcb-shm0-dev", "libxcb-randr0-dev", "libxcb-present-dev",
-                    "libxcb-xinerama0-dev", "libxcb-keysyms1-dev", "libxcb-screensaver0-dev",
+                    "libxcb-xinerama0-dev", "libxcb-screensaver0-dev",
                 ])
             ]),
         // Xlib, XInput 2, XTest and DAMAGE for the tests' own client connections (never the shell's).
@@ -64,7 +64,7 @@ let package = Package(
             name: "GestureX11", dependencies: ["GestureKit", "GestureShellCore", "GestureImage", "CXCB", "CCairo"]),
         .target(
             name: "GesturesDemo",
-            dependencies: ["GestureKit", "GestureTrace", "GestureShellCore", "GestureImage", "CCairo", "CTurboJPEG"]),
+            dependencies: ["GestureKit", "GestureTrace", "GestureShellCore", "GestureImage", "CCairo"]),
         .executableTarget(
             name: "gestures",
             dependencies: [
@@ -78,6 +78,7 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
         .testTarget(name: "GestureTraceTests", dependencies: ["GestureTrace", "GestureKit"]),
+        .testTarget(name: "GestureImageTests", dependencies: ["GestureImage", "CCairo"]),
         .testTarget(
             name: "GesturesDemoTests",
             dependencies: ["GesturesDemo", "GestureTrace", "GestureKit", "GestureX11", "CCairo"]),
