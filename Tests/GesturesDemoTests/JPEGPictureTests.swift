@@ -1,4 +1,5 @@
 import Foundation
+import GestureTestSupport
 import GesturesDemo
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 /// scans refused before it is decoded, and a JPEG decoded at the size it is drawn.
 @Suite(.enabled(if: CLI.available, "the gestures executable is built beside the tests"))
 struct JPEGPictureTests {
-    static let fixtures = repoRoot + "/Tests/Fixtures/"
+    static let fixtures = fixturesDirectory + "/"
     static let (red, green, blue) = (UInt32(0xFFFF_0000), UInt32(0xFF00_FF00), UInt32(0xFF00_00FF))
 
     /// `quadrants.jpg` (32×24, as stored): the top-left quarter red, the top-right green, the

@@ -20,23 +20,23 @@ import Foundation
 /// is clean (only `PATH`, `HOME`, the backend variables) with its own 0700 `XDG_RUNTIME_DIR`, so
 /// a desktop's `WAYLAND_DISPLAY` or `DISPLAY` never leaks in. Xwayland is started at once
 /// (`xwayland force`); ``display`` is the `DISPLAY` sway gives its clients. Stopped at deinit.
-final class WaylandCompositor {
+package final class WaylandCompositor {
     /// The Xwayland display (`:N`).
-    let display: String
+    package let display: String
     /// The compositor's `XDG_RUNTIME_DIR` (holds `wayland-N` and sway's IPC socket).
-    let runtimeDirectory: String
-    let process: ChildProcess
+    package let runtimeDirectory: String
+    package let process: ChildProcess
     private let directory: TemporaryDirectory
 
     /// How the compositor shows its outputs.
-    enum Backend {
+    package enum Backend {
         /// Headless outputs of these sizes (pixels), left to right.
         case headless(outputs: [(width: Int, height: Int)])
         /// One window of this size on the X server `display`.
         case nested(display: String, width: Int, height: Int)
     }
 
-    init(_ backend: Backend, timeout: Double = 20) throws {
+    package init(_ backend: Backend, timeout: Double = 20) throws {
         guard let sway = findProgram("sway"), findProgram("Xwayland") != nil, findProgram("xhost") != nil else {
             throw XTestError("sway, Xwayland or xhost not found: apt-get install sway xwayland x11-xserver-utils")
         }
@@ -120,13 +120,13 @@ final class WaylandCompositor {
     }
 
     /// The compositor's log (sway `-d`), for failure messages.
-    var log: String { tail(directory.file("sway.log"), lines: 30) }
+    package var log: String { tail(directory.file("sway.log"), lines: 30) }
 
     /// Runs `swaymsg` with `arguments` against this compositor's IPC socket; its output, or
     /// nil when it failed. E.g. `["-t", "get_outputs"]`, `["create_output"]`,
     /// `["output", "HEADLESS-1", "scale", "2"]`.
     @discardableResult
-    func swaymsg(_ arguments: [String]) -> String? {
+    package func swaymsg(_ arguments: [String]) -> String? {
         guard let swaymsg = findProgram("swaymsg") else { return nil }
         let sockets = (try? FileManager.default.contentsOfDirectory(atPath: runtimeDirectory)) ?? []
         guard let socket = sockets.first(where: { $0.hasPrefix("sway-ipc.") }) else { return nil }
@@ -140,7 +140,7 @@ final class WaylandCompositor {
         return readText(outPath)
     }
 
-    func stop() { process.stop() }
+    package func stop() { process.stop() }
 
     deinit { process.stop() }
 }
