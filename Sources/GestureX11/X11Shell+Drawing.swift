@@ -10,7 +10,7 @@ extension X11Shell {
     /// rules); the first frame at once. Returns whether a frame was drawn.
     @discardableResult
     func drawIfNeeded(now: Double) -> Bool {
-        guard everExposed else { return false }
+        guard lifecycle.hasBeenExposed else { return false }
         var drew = false
         if !presenter.isBusy && (!presenter.hasFrame || (frameWanted && pacer.mayDraw(now: now))) {
             drawFrame(now: now)
@@ -22,8 +22,7 @@ extension X11Shell {
             }
             pendingScreenshots.removeAll()
         }
-        if drew && !isReady {
-            isReady = true
+        if drew && lifecycle.framePresented() {
             x.sync()
             // After the first frame, so that its connect and round trips are not on the way to it.
             if xinputVersion >= 2.2 && options.inputBatchInterval > 0 {
@@ -35,7 +34,7 @@ extension X11Shell {
                 x.setProperty(xid, x.atom("_NET_WM_ICON"), type: PredefinedAtom.cardinal, words: icon.cardinals)
             }
             iconProvider = nil
-            let t = max(clock.now(), lastFed)
+            let t = max(clock.now(), input.lastFed)
             onReady?(
                 ShellReady(
                     time: t, window: window, size: size, scale: scale, xinputVersion: xinputVersion,

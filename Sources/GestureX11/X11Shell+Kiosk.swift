@@ -100,7 +100,7 @@ extension X11Shell {
 
     /// The window was destroyed by another client.
     func windowDestroyedByOther() {
-        windowDestroyed = true
+        lifecycle.destroyedByOther()
         if options.kiosk {
             writeStderr("gestures: kiosk: the window was destroyed by another client")
             quit(status: 1)

@@ -65,7 +65,7 @@ extension X11Shell {
 
     /// Something may have moved the window out of reach: restore it soon.
     func kioskGuardTrigger(_ why: String) {
-        guard kioskGuarded, mappedOnce else { return }
+        guard kioskGuarded, lifecycle.hasBeenMapped else { return }
         let now = clock.now()
         let due = max(now + 0.05, kioskGuard.lastRestore + 0.2)
         if kioskGuard.restoreDue == nil || due < kioskGuard.restoreDue! { kioskGuard.restoreDue = due }

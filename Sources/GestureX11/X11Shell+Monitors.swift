@@ -186,7 +186,7 @@ extension X11Shell {
                     x.raw, x.root, xid, x.atom("_NET_WM_FULLSCREEN_MONITORS"), &data,
                     XCB_EVENT_MASK_SUBSTRUCTURE_REDIRECT.rawValue | XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY.rawValue)
             }
-            if mappedOnce && p.index != nil && !wmSupports("_NET_WM_FULLSCREEN_MONITORS") {
+            if lifecycle.hasBeenMapped && p.index != nil && !wmSupports("_NET_WM_FULLSCREEN_MONITORS") {
                 // Out of fullscreen, onto the monitor, and back: the WM fullscreens it there.
                 setWMFullscreen(false)
                 moveResize(x: Int32(r.x), y: Int32(r.y), width: UInt32(r.width), height: UInt32(r.height))

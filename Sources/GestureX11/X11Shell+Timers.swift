@@ -5,14 +5,14 @@ import GestureKit
 extension X11Shell {
     func runTimers(now: Double) {
         // A touch frame held for the rest of its device frame goes before anything later.
-        if frames.holdDeadline != nil,
+        if input.frames.holdDeadline != nil,
             (scene.nextDeadline ?? .infinity) <= now || replay?.isPlaying == true || admin?.deadline != nil
         {
             flushFrame()
         }
         // A replay (--replay) and the kiosk tour: their due events, as if a person did them.
         if let player = replay, player.isPlaying {
-            while let item = player.next(at: now, notBefore: lastFed) {
+            while let item = player.next(at: now, notBefore: input.lastFed) {
                 switch item {
                 case .event(let e): feed(e, real: false)
                 case .action(let k): onReplayAction?(k)
@@ -27,16 +27,16 @@ extension X11Shell {
         // The scene's timers, each at its own deadline.
         var guardCount = 0
         while let d = scene.nextDeadline, d <= now, guardCount < 1000 {
-            let t = max(d, lastFed)
+            let t = max(d, input.lastFed)
             scene.advance(to: t)
-            lastFed = t
+            input.lastFed = t
             guardCount += 1
         }
         runAdminTimer(now: now)
         resetSaverIfDue(now: now)
         runKioskGuard(now: now)
         // Fingers held down: someone is there (a kiosk's idle timers).
-        if isReady && translator.hasActiveFingers { scene.noteActivity(at: max(now, lastFed)) }
+        if lifecycle.isReady && input.translator.hasActiveFingers { scene.noteActivity(at: max(now, input.lastFed)) }
     }
 
     /// Real input (not a replay): the scene hears that someone is there.
@@ -46,8 +46,8 @@ extension X11Shell {
 
     /// Activity that is not scene input (hover motion) still counts as someone there.
     func noteActivity() {
-        guard isReady else { return }
-        scene.noteActivity(at: max(clock.now(), lastFed))
+        guard lifecycle.isReady else { return }
+        scene.noteActivity(at: max(clock.now(), input.lastFed))
     }
 
     /// The longest a dead drag is left unread. Without a wake connection a press during a batch
@@ -67,7 +67,7 @@ extension X11Shell {
         if let d = admin?.deadline { deadline = min(deadline, d) }
         if let d = corners?.deadline { deadline = min(deadline, d) }
         if let d = saverResetAt { deadline = min(deadline, d) }
-        if let d = frames.holdDeadline { deadline = min(deadline, d) }
+        if let d = input.frames.holdDeadline { deadline = min(deadline, d) }
         if let d = kioskGuardDeadline { deadline = min(deadline, d) }
         if frameWanted && !presenter.isBusy, let d = pacer.nextDeadline { deadline = min(deadline, d) }
         guard deadline.isFinite else { return -1 }

@@ -71,7 +71,7 @@ extension X11Shell {
 
     /// Whether the server has XInput 2 (and which version: ``xinputVersion``).
     func xinputAvailable() -> Bool {
-        if xiOpcode != 0 { return true }
+        if input.xiOpcode != 0 { return true }
         guard let ext = gestures_xinput_extension(x.raw), ext.pointee.present != 0 else { return false }
         let cookie = xcb_input_xi_query_version(x.raw, 2, 4)
         guard let reply = xcb_input_xi_query_version_reply(x.raw, cookie, nil) else {
@@ -81,7 +81,7 @@ extension X11Shell {
         defer { free(reply) }
         guard reply.pointee.major_version >= 2 else { return false }
         xinputVersion = Double(reply.pointee.major_version) + Double(reply.pointee.minor_version) / 10
-        xiOpcode = ext.pointee.major_opcode
+        input.xiOpcode = ext.pointee.major_opcode
         return true
     }
 
@@ -182,8 +182,8 @@ extension X11Shell {
             // Only one client may select touch events on a window (BadAccess otherwise).
             let status = select(events + touch, on: xid, device: XI.allMasterDevices, checked: true)
             if status < 0 { XConnection.lost() }
-            touchSelected = status == 0
-            if !touchSelected {
+            input.touchSelected = status == 0
+            if !input.touchSelected {
                 select(events, on: xid, device: XI.allMasterDevices)
                 writeStderr("gestures: warning: another client takes the touch events; touch is off")
             }
