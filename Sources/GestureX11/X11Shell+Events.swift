@@ -61,7 +61,7 @@ extension X11Shell {
             }
         }
         applyHeldMotion()
-        presenter.checkSync()
+        drawing.presenter.checkSync()
         pollKioskGuardReplies()
         if !holdTouchFrame() { flushFrame() }
         applyPendingResize()
@@ -130,7 +130,7 @@ extension X11Shell {
     func handle(_ event: UnsafeMutablePointer<xcb_generic_event_t>) {
         let type = event.pointee.response_type & ~CoreEvent.sendEventBit
         if input.heldMotion != nil && type != CoreEvent.genericEvent { applyHeldMotion() }
-        presenter.serverProcessed(through: event.pointee.full_sequence)
+        drawing.presenter.serverProcessed(through: event.pointee.full_sequence)
         switch type {
         case CoreEvent.error:
             x.report(UnsafeRawPointer(event))
@@ -139,18 +139,18 @@ extension X11Shell {
         case CoreEvent.expose:
             let e = core(event, as: xcb_expose_event_t.self)
             let r = PixelRect(x: Int(e.x), y: Int(e.y), width: Int(e.width), height: Int(e.height))
-            exposedRect = exposedRect.map { $0.union(r) } ?? r
-            lifecycle.exposed()
+            drawing.exposedRect = drawing.exposedRect.map { $0.union(r) } ?? r
+            windowState.lifecycle.exposed()
         case CoreEvent.configureNotify:
             let c = core(event, as: xcb_configure_notify_event_t.self)
             if c.window == x.root && c.event == x.root { screenChanged() }
             guard c.window == xid, c.event == xid else { return }
-            pendingPixelSize = drawnSize(width: Int(c.width), height: Int(c.height))
+            windowState.pendingPixelSize = drawnSize(width: Int(c.width), height: Int(c.height))
             let sent = event.pointee.response_type & CoreEvent.sendEventBit != 0
-            if sent || parentIsRoot { windowMoved(x: Int32(c.x), y: Int32(c.y)) }
+            if sent || windowState.parentIsRoot { windowMoved(x: Int32(c.x), y: Int32(c.y)) }
         case CoreEvent.reparentNotify:
             let r = core(event, as: xcb_reparent_notify_event_t.self)
-            if r.window == xid { parentIsRoot = r.parent == x.root }
+            if r.window == xid { windowState.parentIsRoot = r.parent == x.root }
         case CoreEvent.destroyNotify:
             // Another client destroyed the window (xdotool windowclose, xkill of the window…).
             let d = core(event, as: xcb_destroy_notify_event_t.self)
@@ -164,8 +164,8 @@ extension X11Shell {
             flushFrame()
         case CoreEvent.mapNotify:
             guard core(event, as: xcb_map_notify_event_t.self).event == xid else { return }
-            if lifecycle.mapNotified() { applyPlacement() }
-            if !hasWindowManager {
+            if windowState.lifecycle.mapNotified() { applyPlacement() }
+            if !windowState.hasWindowManager {
                 xcb_set_input_focus(x.raw, UInt8(XCB_INPUT_FOCUS_POINTER_ROOT.rawValue), xid, 0)
             }
             kioskGuardMapped()
@@ -229,8 +229,8 @@ extension X11Shell {
     /// malformed event is dropped with one warning line.
     private func handleGeneric(_ event: UnsafeMutablePointer<xcb_generic_event_t>) {
         let ge = core(event, as: xcb_ge_generic_event_t.self)
-        if pacer.presentOpcode != 0 && ge.extension == pacer.presentOpcode {
-            return pacer.handle(event, length: XI2Decoder.xcbEventSize(event) ?? 0)
+        if drawing.pacer.presentOpcode != 0 && ge.extension == drawing.pacer.presentOpcode {
+            return drawing.pacer.handle(event, length: XI2Decoder.xcbEventSize(event) ?? 0)
         }
         guard input.xiOpcode != 0, ge.extension == input.xiOpcode else { return }
         let bytes = UnsafeRawBufferPointer(start: event, count: XI2Decoder.xcbEventSize(event) ?? 0)

@@ -6,22 +6,22 @@ extension X11Shell {
     func runTimers(now: Double) {
         // A touch frame held for the rest of its device frame goes before anything later.
         if input.frames.holdDeadline != nil,
-            (scene.nextDeadline ?? .infinity) <= now || replay?.isPlaying == true || admin?.deadline != nil
+            (scene.nextDeadline ?? .infinity) <= now || playback.player?.isPlaying == true || admin?.deadline != nil
         {
             flushFrame()
         }
         // A replay (--replay) and the kiosk tour: their due events, as if a person did them.
-        if let player = replay, player.isPlaying {
+        if let player = playback.player, player.isPlaying {
             while let item = player.next(at: now, notBefore: input.lastFed) {
                 switch item {
                 case .event(let e): feed(e, real: false)
                 case .action(let k): onReplayAction?(k)
                 }
             }
-            if player.isFinished && !replayReported {
-                replayReported = true
+            if player.isFinished && !playback.reported {
+                playback.reported = true
                 onReplayFinished?()
-                if exitAfterReplay { quit(status: 0) }
+                if playback.exitWhenDone { quit(status: 0) }
             }
         }
         // The scene's timers, each at its own deadline.
@@ -36,7 +36,9 @@ extension X11Shell {
         resetSaverIfDue(now: now)
         runKioskGuard(now: now)
         // Fingers held down: someone is there (a kiosk's idle timers).
-        if lifecycle.isReady && input.translator.hasActiveFingers { scene.noteActivity(at: max(now, input.lastFed)) }
+        if windowState.lifecycle.isReady && input.translator.hasActiveFingers {
+            scene.noteActivity(at: max(now, input.lastFed))
+        }
     }
 
     /// Real input (not a replay): the scene hears that someone is there.
@@ -46,7 +48,7 @@ extension X11Shell {
 
     /// Activity that is not scene input (hover motion) still counts as someone there.
     func noteActivity() {
-        guard lifecycle.isReady else { return }
+        guard windowState.lifecycle.isReady else { return }
         scene.noteActivity(at: max(clock.now(), input.lastFed))
     }
 
@@ -60,16 +62,16 @@ extension X11Shell {
     func pollTimeout(now: Double) -> Int32 {
         var deadline = Double.infinity
         if let d = scene.nextDeadline { deadline = min(deadline, d) }
-        if let d = replay?.nextDeadline { deadline = min(deadline, d) }
-        if let d = presenter.busyDeadline { deadline = min(deadline, d) }
-        if let d = presenter.shrinkDeadline { deadline = min(deadline, d) }
+        if let d = playback.player?.nextDeadline { deadline = min(deadline, d) }
+        if let d = drawing.presenter.busyDeadline { deadline = min(deadline, d) }
+        if let d = drawing.presenter.shrinkDeadline { deadline = min(deadline, d) }
         if let d = watchdog?.nextPing { deadline = min(deadline, d) }
         if let d = admin?.deadline { deadline = min(deadline, d) }
         if let d = corners?.deadline { deadline = min(deadline, d) }
         if let d = saverResetAt { deadline = min(deadline, d) }
         if let d = input.frames.holdDeadline { deadline = min(deadline, d) }
         if let d = kioskGuardDeadline { deadline = min(deadline, d) }
-        if frameWanted && !presenter.isBusy, let d = pacer.nextDeadline { deadline = min(deadline, d) }
+        if frameWanted && !drawing.presenter.isBusy, let d = drawing.pacer.nextDeadline { deadline = min(deadline, d) }
         guard deadline.isFinite else { return -1 }
         let ms = ((deadline - now) * 1000).rounded(.up)
         return ms <= 0 ? 0 : Int32(min(ms, 86_400_000))
