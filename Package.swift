@@ -105,11 +105,16 @@ if Context.environment["GESTURES_BENCHMARKS"] != nil {
         .executableTarget(
             name: "GestureBenchmarks",
             dependencies: [
-                "GestureKit", "GestureTrace", "GesturesDemo", "CCairo",
+                "GestureKit", "GestureTrace", "GesturesDemo", "CCairo", "BenchmarkScenes",
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/GestureBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]))
+    package.targets.append(
+        .target(name: "BenchmarkScenes", dependencies: ["GestureKit", "GesturesDemo"], path: "Benchmarks/Scenes"))
+    // The recognizer core's instructions per frame under callgrind (scripts/bench-instructions).
+    package.targets.append(
+        .executableTarget(name: "GestureFrameProbe", dependencies: ["BenchmarkScenes"], path: "Benchmarks/FrameProbe"))
 }
 
 // Documentation (swift-docc-plugin), on request so that library consumers never resolve it:

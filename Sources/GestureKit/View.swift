@@ -29,6 +29,12 @@ open class View {
     @exclusivity(unchecked) public var backgroundColor: Color? {
         didSet { if backgroundColor != oldValue { setNeedsDisplay() } }
     }
+    /// Whether the subviews are drawn only within this view's bounds (UIKit: `clipsToBounds`,
+    /// default false; a ``ScrollView`` sets it). Hit testing never reaches a subview outside its
+    /// superview's bounds anyway.
+    @exclusivity(unchecked) public var clipsToBounds = false {
+        didSet { if clipsToBounds != oldValue { setNeedsDisplay() } }
+    }
     /// The opacity of the view and its subviews, 0…1 (0 is not drawn). UIKit: `alpha` (a view
     /// with alpha 0 is still hit here; UIKit skips views under 0.01).
     @exclusivity(unchecked) public var alpha: Double = 1 { didSet { if alpha != oldValue { setNeedsDisplay() } } }

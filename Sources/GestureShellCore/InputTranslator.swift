@@ -223,12 +223,15 @@ public final class InputTranslator {
         changes.append(TouchChange(id: touches[i].id, phase: .moved, location: location))
     }
 
-    /// Whether a touch of `device` is down that has no change in `frame` (the frame is not yet
-    /// the whole device frame: see ``TouchFrameBuilder/hold(missingFinger:now:)``).
+    /// Whether a touch of `device` is down that has no change in `frame` and that the frame
+    /// waits for (it changed in the device's previous frame: ``TouchFrameBuilder/expects(_:)``),
+    /// so the frame is not yet the whole device frame: see
+    /// ``TouchFrameBuilder/hold(missingFinger:now:)``.
     public func hasTouch(of device: Int32, missingFrom frame: TouchFrameBuilder) -> Bool {
         var i = 0
         while i < touches.count {
-            if touches[i].device == device && !frame.contains(touches[i].id) { return true }
+            let id = touches[i].id
+            if touches[i].device == device && !frame.contains(id) && frame.expects(id) { return true }
             i += 1
         }
         return false

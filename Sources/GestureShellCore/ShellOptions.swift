@@ -155,4 +155,9 @@ public enum ShellKioskEvent: Equatable, Sendable {
     case placed(Monitor, index: Int?)
     /// The chosen monitor is gone: the window covers the whole screen until it is back.
     case monitorMissing(String)
+    /// The window manager left the window somewhere other than the monitor asked for
+    /// (`wanted`) after the shell asked twice: `window` is the window's geometry
+    /// (`1280x800+0+0`), `on` the monitor under its centre (nil: none). A compositor that
+    /// places X windows itself (X11Shell's `PlacementCheck`).
+    case placedElsewhere(wanted: Monitor, window: String, on: String?)
 }

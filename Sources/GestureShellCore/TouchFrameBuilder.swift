@@ -20,7 +20,19 @@ import GestureKit
 /// holds a finger going down (another may go down in the same device frame: nothing tells), until
 /// the rest arrives — a change of a later time closes it too — or ``deviceFrameWait`` has passed
 /// since it was first held. A frame of moves in which every finger of the device has a change is
-/// complete and goes at once: the wait costs latency only when a finger goes down or stays still.
+/// complete and goes at once.
+///
+/// **A still finger is not waited for.** A touchscreen reports only the fingers that moved
+/// (evdev's slots, `wl_touch.motion`), so a finger that stays still is missing from every frame,
+/// and waiting for it would cost every frame of a pinch or rotation about one held finger the
+/// whole wait (and more, where the wait ends past a display frame). So a frame waits only for
+/// the fingers that changed in the device's previous frame (``expects(_:)``; the halves of a
+/// device frame delivered apart, which share its time, count as one): a finger that stops costs
+/// one wait, the frame after it stopped, and none after that. When it moves again its first
+/// change may come in a read after its device frame's others: that one device frame then goes
+/// as two frames (the still finger's first step a frame of its own), and from the next one on it
+/// is waited for again. The wait costs latency when a finger goes down or stops, never while it
+/// stays still.
 @MainActor
 public struct TouchFrameBuilder {
     /// How long a touchscreen frame that lacks some of its device's fingers waits for them, in
@@ -40,6 +52,13 @@ public struct TouchFrameBuilder {
     public private(set) var touchDevice: Int32?
     /// When a held frame goes, whatever is missing (nil: not held).
     public private(set) var holdDeadline: Double?
+    /// The last device frames delivered of one touchscreen, for ``expects(_:)``: the latest
+    /// (`recentTime`, the fingers that changed in it, over every frame delivered at that time)
+    /// and the one before it.
+    private var historyDevice: Int32?
+    private var recentTime = -Double.infinity
+    private var recentIDs: [Int] = []
+    private var earlierIDs: [Int] = []
     /// Whether every change in `pending` is a move.
     private var onlyMoves = true
     /// Whether `pending` holds changes from something other than `touchDevice`.
@@ -47,6 +66,49 @@ public struct TouchFrameBuilder {
 
     public init() {
         pending.reserveCapacity(16)
+        recentIDs.reserveCapacity(16)
+        earlierIDs.reserveCapacity(16)
+    }
+
+    /// Whether the pending frame (of ``touchDevice``) waits for finger `id` of its device when it
+    /// has no change of it: true when `id` changed in the device's previous device frame (the
+    /// last one delivered with an earlier time; when the pending frame shares the time of the
+    /// last delivered one, the frame before that, less the fingers already delivered at this
+    /// time), or when there is no such frame (a frame of another device came between). A finger
+    /// that had no change in the previous device frame is still, and the frame goes without it.
+    public func expects(_ id: Int) -> Bool {
+        guard let device = touchDevice, device == historyDevice else { return true }
+        if time == recentTime { return contains(id, in: earlierIDs) && !contains(id, in: recentIDs) }
+        return contains(id, in: recentIDs)
+    }
+
+    private func contains(_ id: Int, in ids: [Int]) -> Bool {
+        var i = 0
+        while i < ids.count {
+            if ids[i] == id { return true }
+            i += 1
+        }
+        return false
+    }
+
+    /// Notes the fingers of the frame being delivered (one touchscreen's only) for ``expects(_:)``.
+    private mutating func remember() {
+        guard let device = touchDevice, !mixed, !pending.isEmpty else { return }
+        if device != historyDevice {
+            historyDevice = device
+            earlierIDs.removeAll(keepingCapacity: true)
+            recentIDs.removeAll(keepingCapacity: true)
+        } else if time != recentTime {
+            swap(&earlierIDs, &recentIDs)
+            recentIDs.removeAll(keepingCapacity: true)
+        }
+        recentTime = time
+        var i = 0
+        while i < pending.count {
+            let c = pending[i]
+            if c.phase == .began || c.phase == .moved, !contains(c.id, in: recentIDs) { recentIDs.append(c.id) }
+            i += 1
+        }
     }
 
     public var isEmpty: Bool { pending.isEmpty }
@@ -115,6 +177,7 @@ public struct TouchFrameBuilder {
     /// Empties the builder. Called once the frame from ``frame`` is gone, the buffer is unique
     /// again and is reused as it is (no allocation per frame).
     public mutating func clear() {
+        remember()
         onlyMoves = true
         mixed = false
         touchDevice = nil

@@ -19,7 +19,8 @@ import GestureShellCore
 ///
 /// Input comes from every source the shell reads — a touchscreen (XInput 2.2 touch), a touchpad's
 /// pinch and swipe (XI 2.4), the mouse as one finger with a simulated second finger while Ctrl is
-/// held at the press (mirrored through the centre of the view under the pointer; Ctrl+Shift:
+/// held at the press (mirrored through the centre of the visible part of the view under the
+/// pointer, within the window and any clipping ancestor such as a `ScrollView`; Ctrl+Shift:
 /// parallel), and each MPX pointer as a finger. Hit testing, delivery and arbitration are
 /// GestureKit's (`TouchDispatcher`).
 ///
@@ -156,15 +157,27 @@ private final class ViewTreeScene: ShellScene {
     var hasLiveGestures: Bool { dispatcher.hasLiveGestures }
 
     /// The centre of the visible part of the view under `point`: its transformed bounds' box
-    /// within the window (a zoomed view's own centre may be off-screen, and a finger mirrored
-    /// through it would be too).
+    /// within the window and within every ancestor that clips (a zoomed view's own centre may be
+    /// off-screen, or outside the scroll view that shows it, and a finger mirrored through it
+    /// would be too).
     func mirrorCenter(for point: Point) -> Point {
         let v = root.hitTest(point) ?? root
         let box = v.bounds.applying(v.localToWindow)
-        let x0 = max(box.minX, 0)
-        let y0 = max(box.minY, 0)
-        let x1 = min(box.maxX, root.bounds.width)
-        let y1 = min(box.maxY, root.bounds.height)
+        var x0 = max(box.minX, 0)
+        var y0 = max(box.minY, 0)
+        var x1 = min(box.maxX, root.bounds.width)
+        var y1 = min(box.maxY, root.bounds.height)
+        var ancestor = v.superview
+        while let a = ancestor {
+            if a.clipsToBounds {
+                let clip = a.bounds.applying(a.localToWindow)
+                x0 = max(x0, clip.minX)
+                y0 = max(y0, clip.minY)
+                x1 = min(x1, clip.maxX)
+                y1 = min(y1, clip.maxY)
+            }
+            ancestor = a.superview
+        }
         guard x1 > x0, y1 > y0 else { return v.convert(Point(x: v.bounds.midX, y: v.bounds.midY), to: nil) }
         return Point(x: (x0 + x1) / 2, y: (y0 + y1) / 2)
     }

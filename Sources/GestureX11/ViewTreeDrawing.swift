@@ -30,6 +30,12 @@ enum ViewTreeDrawing {
                 cairo_matrix_multiply(&local, &cm, &base)
                 cairo_set_matrix(cr, &local)
                 drawOwn(view, cr)
+                if view.clipsToBounds {
+                    let b = view.bounds
+                    cairo_new_path(cr)
+                    cairo_rectangle(cr, b.minX, b.minY, b.width, b.height)
+                    cairo_clip(cr)
+                }
                 stack.append(.exit(view))
                 for sub in view.subviews.reversed() { stack.append(.enter(sub, m)) }
             case .exit(let view):

@@ -164,7 +164,10 @@ extension X11Shell {
             flushFrame()
         case CoreEvent.mapNotify:
             guard core(event, as: xcb_map_notify_event_t.self).event == xid else { return }
-            if windowState.lifecycle.mapNotified() { applyPlacement() }
+            if windowState.lifecycle.mapNotified() {
+                applyPlacement()
+                schedulePlacementCheck()
+            }
             if !windowState.hasWindowManager {
                 xcb_set_input_focus(x.raw, UInt8(XCB_INPUT_FOCUS_POINTER_ROOT.rawValue), xid, 0)
             }

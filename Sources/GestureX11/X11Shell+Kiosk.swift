@@ -42,6 +42,19 @@ extension X11Shell {
         if !options.allowBlanking { suspendScreenSaver(true) }
     }
 
+    /// The kind of X server the window is on, as `gestures doctor` names it (`Xwayland`, `Xvfb`,
+    /// `Xorg` or the vendor), and the window manager's name (nil: none) — for messages that
+    /// name the setting to change. Round trips: call it once, not per frame.
+    public func serverAndWindowManager() -> (server: String, windowManager: String?) {
+        let setup = xcb_get_setup(x.raw)!
+        let vendor = String(
+            decoding: UnsafeRawBufferPointer(
+                start: xcb_setup_vendor(setup), count: Int(xcb_setup_vendor_length(setup))), as: UTF8.self)
+        let server = Doctor.serverKind(
+            extensions: Doctor.listExtensions(x), vendor: vendor, outputs: Self.queryMonitors(x) ?? [])
+        return (server, Doctor.windowManagerName(x))
+    }
+
     /// Whether the X server holds the screen on (MIT-SCREEN-SAVER 1.1 suspend): false without
     /// the extension (rootless Xwayland), where the kiosk asks the session instead.
     public var screenSaverSuspended: Bool { saverSuspended }

@@ -35,6 +35,7 @@ extension X11Shell {
         runAdminTimer(now: now)
         resetSaverIfDue(now: now)
         runKioskGuard(now: now)
+        runPlacementCheck(now: now)
         // Fingers held down: someone is there (a kiosk's idle timers).
         if windowState.lifecycle.isReady && input.translator.hasActiveFingers {
             scene.noteActivity(at: max(now, input.lastFed))
@@ -71,6 +72,7 @@ extension X11Shell {
         if let d = saverResetAt { deadline = min(deadline, d) }
         if let d = input.frames.holdDeadline { deadline = min(deadline, d) }
         if let d = kioskGuardDeadline { deadline = min(deadline, d) }
+        if let d = placementCheck.due { deadline = min(deadline, d) }
         if frameWanted && !drawing.presenter.isBusy, let d = drawing.pacer.nextDeadline { deadline = min(deadline, d) }
         guard deadline.isFinite else { return -1 }
         let ms = ((deadline - now) * 1000).rounded(.up)

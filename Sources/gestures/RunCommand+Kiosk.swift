@@ -75,7 +75,8 @@ struct KioskSettings: Equatable {
 /// `reset`, `tourStart`, `tourEnd`, `tourStop`, `closeRefused` (`request`), `adminPin` (the PIN
 /// pad is up), `adminRefused` (`reason`: `wrongPin` with `misses` and `lockedFor`, `cancelled`,
 /// `noPin`, `locked` with `remaining` seconds), `adminExit`, `monitor` (`name`, `geometry`, `index`), `monitorMissing`,
-/// `reload`, `reloadFailed` (`reason`), `logReopened`, and `start` (`version`, `pid`: the
+/// `monitorElsewhere` (`wanted`, `window`, `on`, `setting`: the compositor left the window on another
+/// output, with a stderr line naming its setting), `reload`, `reloadFailed` (`reason`), `logReopened`, and `start` (`version`, `pid`: the
 /// first line of each run, the log being appended to) and `logDropped` (`lines`: how many lines
 /// were lost while the file could not be written; see ``LineSink``), `screenOn` and
 /// `blankingUncontrolled` (see ``inhibitIdle()``).
@@ -162,6 +163,20 @@ final class KioskRuntime {
             }
         case .admin(.exit): logEvent("adminExit", at: now)
         case .monitorMissing(let name): logEvent("monitorMissing", at: now) { $0.add("name", name) }
+        case .placedElsewhere(let wanted, let window, let on):
+            let setting = Self.placementSetting
+            writeAll(
+                2,
+                MessageText.line(
+                    "gestures: warning: kiosk: the compositor put the window at \(window)"
+                        + (on.map { " (\($0))" } ?? "") + ", not on \(wanted.name) \(wanted.geometry): "
+                        + "an X client cannot choose its output there; \(setting)") + "\n")
+            logEvent("monitorElsewhere", at: now) {
+                $0.add("wanted", wanted.name)
+                $0.add("window", window)
+                if let on { $0.add("on", on) }
+                $0.add("setting", setting)
+            }
         case .placed(let m, let index):
             logEvent("monitor", at: now) {
                 $0.add("name", m.name)
@@ -186,7 +201,8 @@ final class KioskRuntime {
             }
             return inhibitor
         } catch {
-            let setting = Self.blankingSetting()
+            let (server, wm) = shell.serverAndWindowManager()
+            let setting = Self.blankingSetting(xwayland: server == "Xwayland", windowManager: wm)
             let missing =
                 "MIT-SCREEN-SAVER 1.1 suspend, org.freedesktop.ScreenSaver.Inhibit, org.gnome.SessionManager.Inhibit"
             writeAll(
@@ -203,10 +219,21 @@ final class KioskRuntime {
         }
     }
 
+    /// The compositor setting that puts the kiosk's window on an output, for a compositor that
+    /// places X windows itself (sway and other wlroots compositors; see X11Shell's
+    /// `PlacementCheck`): the Wayland output's name is the compositor's (`HEADLESS-2`, `HDMI-A-1`),
+    /// not Xwayland's `XWAYLANDn`.
+    static let placementSetting =
+        "tell the compositor: sway: `for_window [class=\"^Gestures$\"] move container to output NAME` "
+        + "(or `assign [class=\"^Gestures$\"] output NAME`) in its config, NAME from `swaymsg -t get_outputs`; "
+        + "cage: `-m last` with that output last; others: their window rule for class Gestures"
+
     /// The setting that will blank the screen when nothing inhibits idle: under a Wayland
     /// compositor (rootless Xwayland) its idle timer, named where the compositor can be told;
-    /// on X the server's saver and DPMS timeouts.
-    static func blankingSetting() -> String {
+    /// on X the server's saver and DPMS timeouts. Under Xwayland (`xwayland`) the compositor is
+    /// named from the environment, else from its X window manager (`Weston WM`; `wlroots wm`:
+    /// sway, cage, labwc and the other wlroots compositors), since `xset` does nothing there.
+    static func blankingSetting(xwayland: Bool = false, windowManager: String? = nil) -> String {
         func env(_ name: String) -> String? {
             getenv(name).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
         }
@@ -217,10 +244,13 @@ final class KioskRuntime {
         if env("LABWC_PID") != nil || desktop.contains("labwc") {
             return "labwc's idle daemon (swayidle's timeout in labwc's autostart)"
         }
-        if desktop.contains("weston") {
+        if desktop.contains("weston") || (xwayland && windowManager == "Weston WM") {
             return "weston's idle time (--idle-time, or idle-time= in weston.ini; 0 turns it off)"
         }
-        if env("WAYLAND_DISPLAY") != nil {
+        if xwayland && windowManager == "wlroots wm" {
+            return "the wlroots compositor's idle daemon (swayidle's timeout under sway, cage or labwc)"
+        }
+        if env("WAYLAND_DISPLAY") != nil || xwayland {
             return "the Wayland compositor's idle timer (swayidle's timeout; weston's --idle-time; labwc's swayidle)"
         }
         return "the X server's saver and DPMS timeouts (xset s, xset dpms; the saver is reset, DPMS may not be)"

@@ -123,39 +123,52 @@ extension XServerTests {
             #expect(!values(f, "advice").contains { $0.hasPrefix("no touchscreen") }, "\(r.stdout)")
         }
 
-        /// sway with a scale-2 headless output: Xwayland's X screen is in logical pixels
-        /// (960×540 for 1920×1080); no Xft.dpi; the scale stays 1 and says why; no
-        /// MIT-SCREEN-SAVER, with the compositor's idle setting as advice.
-        @Test("Xwayland on a scale-2 output: server, window manager, XWAYLAND0, scale 1 and why, blanking advice")
-        func xwayland() throws {
-            let sway = try WaylandCompositor(.headless(outputs: [(1920, 1080)]))
-            defer { sway.stop() }
-            #expect(sway.swaymsg(["output", "HEADLESS-1", "scale", "2"]) != nil, "\(sway.log)")
-            // Xwayland follows the output's logical size.
-            var monitor = ""
-            for _ in 0..<100 {
-                monitor = values(try runDoctor(display: sway.display).fields, "monitor").first ?? ""
-                if monitor.hasPrefix("XWAYLAND0 960x540+0+0") { break }
+        /// Xwayland under each compositor, field by field. sway and Weston on a scale-2 output
+        /// (cage cannot scale its outputs): sway's Xwayland screen is in logical pixels (960×540
+        /// for 1920×1080), Weston 10's in the output's pixels with the pixel size as its
+        /// "physical" size. No Xft.dpi: the scale stays 1 and says why; no MIT-SCREEN-SAVER or
+        /// DPMS, with the compositor's idle setting as advice.
+        @Test(
+            "Xwayland: server, window manager, XWAYLAND0, scale 1 and why, input, extensions, blanking advice",
+            arguments: WaylandCompositor.Kind.allCases)
+        func xwayland(_ kind: WaylandCompositor.Kind) throws {
+            let scale = kind == .cage ? 1 : 2
+            let compositor = try WaylandCompositor(kind, .headless(outputs: [(1920, 1080)]), scale: scale)
+            defer { compositor.stop() }
+            let output = try #require(compositor.outputSizes.first)
+            let logical = kind == .sway ? (output.width / scale, output.height / scale) : (output.width, output.height)
+            let geometry = "XWAYLAND0 \(logical.0)x\(logical.1)+0+0 "
+            // Xwayland follows the output's size once the compositor has told it.
+            var r = try runDoctor(display: compositor.display)
+            for _ in 0..<100 where values(r.fields, "monitor").first?.hasPrefix(geometry) != true {
                 usleep(50_000)
+                r = try runDoctor(display: compositor.display)
             }
-            let r = try runDoctor(display: sway.display)
             #expect(r.status == 0, "\(r.stderr)")
             Self.expectKeys(r.fields, r.stdout)
             let f = r.fields
+            #expect(values(f, "display") == [compositor.display])
             #expect(values(f, "server").first?.hasPrefix("Xwayland 22.") == true, "\(r.stdout)")
-            #expect(values(f, "window-manager") == ["wlroots wm"], "\(r.stdout)")
-            #expect(values(f, "monitor").first?.hasPrefix("XWAYLAND0 960x540+0+0 ") == true, "\(r.stdout)")
+            #expect(values(f, "window-manager") == [kind == .weston ? "Weston WM" : "wlroots wm"], "\(r.stdout)")
+            #expect(values(f, "monitor").first?.hasPrefix(geometry) == true, "\(r.stdout)")
             #expect(values(f, "xft-dpi") == ["none"])
             #expect(values(f, "scale").first?.hasPrefix("1 (XWAYLAND0 ") == true, "\(r.stdout)")
-            #expect(values(f, "screensaver-extension") == ["no"] && values(f, "dpms") == ["no"])
+            // Headless, no input devices: XInput 2.4 and its gestures, no touchscreen.
+            #expect(values(f, "xinput") == ["2.4"], "\(r.stdout)")
+            #expect(values(f, "touch") == ["no touchscreen"], "\(r.stdout)")
+            #expect(values(f, "touchpad-gestures") == ["yes (XInput 2.4)"], "\(r.stdout)")
+            #expect(values(f, "mit-shm") == ["yes"] && values(f, "present") == ["yes"], "\(r.stdout)")
+            #expect(values(f, "screensaver-extension") == ["no"] && values(f, "dpms") == ["no"], "\(r.stdout)")
+            #expect(values(f, "inhibit-service") == ["no session bus"], "\(r.stdout)")
             let advice = values(f, "advice")
             #expect(
                 advice.contains { $0.contains("under Xwayland the X screen is usually in logical pixels") },
                 "\(r.stdout)")
+            #expect(advice.contains { $0.hasPrefix("no touchscreen") }, "\(r.stdout)")
             #expect(advice.contains { $0.hasPrefix("no MIT-SCREEN-SAVER") && $0.contains("compositor") }, "\(r.stdout)")
             // GDK_SCALE=2 is obeyed there too (the user asked for it).
             #expect(
-                values(try runDoctor(display: sway.display, environment: ["GDK_SCALE": "2"]).fields, "scale") == [
+                values(try runDoctor(display: compositor.display, environment: ["GDK_SCALE": "2"]).fields, "scale") == [
                     "2 (GDK_SCALE=2)"
                 ])
         }

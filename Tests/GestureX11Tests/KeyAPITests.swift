@@ -81,22 +81,7 @@ extension XServerTests {
             pinch.addAction { r in centroids.append(r.location(in: nil)) }
             let client = try XConnection(server.display)
             defer { client.close() }
-            var origin = (x: 0.0, y: 0.0)
-            window.shell.onReplayAction = { i in
-                switch i {
-                case 0:
-                    let g = client.geometry(of: Window(window.shell.window))
-                    origin = (Double(g?.x ?? 0), Double(g?.y ?? 0))
-                    client.key(Keysym.controlL, pressed: true)
-                    client.move(to: origin.x + 100, origin.y + 80)
-                    client.button(pressed: true)
-                case 1...8: client.move(to: origin.x + 100 - Double(i) * 8, origin.y + 80 - Double(i) * 6)
-                default:
-                    client.button(pressed: false)
-                    client.key(Keysym.controlL, pressed: false)
-                }
-            }
-            window.shell.play([], actions: (0...9).map { (0, 0.2 + 0.05 * Double($0)) }, exitWhenDone: true)
+            client.playCtrlDrag(in: window, from: Point(x: 100, y: 80), by: Vector(dx: -8, dy: -6))
             #expect(window.run() == 0)
             try #require(!centroids.isEmpty, "no pinch from the Ctrl-drag")
             for c in centroids {

@@ -242,7 +242,7 @@ package final class XConnection {
         return Array(UnsafeBufferPointer(start: children, count: Int(count)))
     }
 
-    package struct Geometry {
+    package struct Geometry: Equatable {
         package var x: Int
         package var y: Int
         package var width: Int
