@@ -71,20 +71,25 @@ let package = Package(
                 "GesturesDemo", "GestureTrace", "GestureKit", "GestureX11",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["CLI"])),
             ]),
+        // What every test suite shares and no product ships: touch builders, the repository's
+        // fixtures, child processes and the X servers (Xvfb, Xorg + inputtest, sway + Xwayland)
+        // the tests start themselves, and a test client's X connection (docs/testing.md).
+        .target(
+            name: "GestureTestSupport", dependencies: ["GestureKit", "GestureTrace", "CX11"], path: "Tests/Support"),
         .testTarget(
             name: "GestureKitTests",
             dependencies: [
-                "GestureKit",
+                "GestureKit", "GestureTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
-        .testTarget(name: "GestureTraceTests", dependencies: ["GestureTrace", "GestureKit"]),
+        .testTarget(name: "GestureTraceTests", dependencies: ["GestureTrace", "GestureKit", "GestureTestSupport"]),
         .testTarget(name: "GestureImageTests", dependencies: ["GestureImage", "CCairo"]),
         .testTarget(
             name: "GesturesDemoTests",
-            dependencies: ["GesturesDemo", "GestureTrace", "GestureKit", "GestureX11", "CCairo"]),
+            dependencies: ["GesturesDemo", "GestureTrace", "GestureKit", "GestureX11", "CCairo", "GestureTestSupport"]),
         .testTarget(
             name: "GestureX11Tests",
-            dependencies: ["GestureX11", "GesturesDemo", "GestureKit", "CX11", "CXCB"]),
+            dependencies: ["GestureX11", "GesturesDemo", "GestureKit", "CX11", "CXCB", "GestureTestSupport"]),
         // A library app the X tests run as a child (the main actor under the window, idle CPU,
         // errors of a window without a display).
         .executableTarget(name: "gestures-app-probe", dependencies: ["GestureX11"], path: "Tests/AppProbe"),
