@@ -1,6 +1,7 @@
 import Foundation
 import GestureImage
 import GestureKit
+import GestureTestSupport
 import GestureX11
 import Testing
 

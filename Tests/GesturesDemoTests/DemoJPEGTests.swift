@@ -1,4 +1,5 @@
 import Foundation
+import GestureTestSupport
 import GesturesDemo
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 /// when hostile, and decoded once for the window, larger only once it is enlarged past that.
 @Suite(.enabled(if: CLI.available, "the gestures executable is built beside the tests"))
 struct DemoJPEGTests {
-    static let fixtures = repoRoot + "/Tests/Fixtures/"
+    static let fixtures = fixturesDirectory + "/"
 
     /// A phone photo's EXIF orientation 6 is applied to the demo's picture as to the library's.
     @Test func exifOrientationIsApplied() throws {
