@@ -63,8 +63,7 @@ extension XServerTests {
             mkdir(mountPoint, 0o755)
             try run("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", mountPoint])
             defer { _ = try? run("/bin/umount", ["-l", mountPoint]) }
-            // The log holds a line from a run before, so its last block has room that a short
-            // line fits in; then the disk is filled but for a few bytes.
+            // The log holds a line from a run before; then the disk is filled but for a few bytes.
             let path = mountPoint + "/events.jsonl"
             try "{\"type\":\"kiosk\",\"event\":\"start\"}\n".write(toFile: path, atomically: false, encoding: .utf8)
             let filler = mountPoint + "/filler"
@@ -86,15 +85,15 @@ extension XServerTests {
                 $0.contains("runs on without its log")
             }
             #expect(complaints.count == 1, "stderr: \(readText(stderrPath))")
-            // Still full: no "writing again" (the room left in the log's last block is not space).
-            #expect(!readText(stderrPath).contains("again"), "stderr: \(readText(stderrPath))")
+            // Still full: writing has not come back.
+            #expect(!readText(stderrPath).contains("dropped meanwhile"), "stderr: \(readText(stderrPath))")
             // Space again: the next line after the retry interval writes the count, then the lines.
             unlink(filler)
             let log = EventLog(path: path)
             let dropped = try log.waitFor("logDropped line", timeout: 10) { $0.string("event") == "logDropped" }
             #expect((dropped.line.number("lines") ?? 0) > 0, "\(dropped.line)")
             _ = try log.waitFor("a line after the count", from: dropped.index + 1, timeout: 10) { _ in true }
-            #expect(readText(stderrPath).contains("again"), "stderr: \(readText(stderrPath))")
+            #expect(readText(stderrPath).contains("dropped meanwhile"), "stderr: \(readText(stderrPath))")
             // Every line in the file is whole JSON (a partly written line was cut off).
             let text = readText(path)
             #expect(text.hasSuffix("\n"))
