@@ -16,6 +16,21 @@ extension XServerTests {
                 .map { $0.replacingOccurrences(of: #""t":[-0-9.e]+,"#, with: "", options: .regularExpression) }
         }
 
+        /// Starts `gestures run --size 1024x768 --replay TRACE` with `extra` arguments on `server`,
+        /// its log in `live.jsonl` and its stderr in `err.txt` of `directory`.
+        static func replayLive(
+            _ trace: String, _ extra: [String], on server: TestXServer, in directory: TemporaryDirectory
+        ) throws -> (ChildProcess, String) {
+            let logPath = directory.file("live.jsonl")
+            var environment = ProcessInfo.processInfo.environment
+            environment["DISPLAY"] = server.display
+            let process = try ChildProcess(
+                try gesturesBinary(),
+                ["run", "--size", "1024x768", "--replay", trace, "--log-events", logPath] + extra,
+                environment: environment, stderr: .file(directory.file("err.txt")))
+            return (process, logPath)
+        }
+
         @Test("The bundled tour through the live window: the same gestures as gestures replay")
         func bundledTour() throws {
             let directory = try TemporaryDirectory()
@@ -24,13 +39,7 @@ extension XServerTests {
                 .deletingLastPathComponent().path + "/Resources/tour.jsonl"
             let server = try TestXServer()
             defer { server.stop() }
-            let logPath = directory.file("live.jsonl")
-            var environment = ProcessInfo.processInfo.environment
-            environment["DISPLAY"] = server.display
-            let process = try ChildProcess(
-                try gesturesBinary(),
-                ["run", "--size", "1024x768", "--replay", tour, "--exit-after-replay", "--log-events", logPath],
-                environment: environment, stderr: .file(directory.file("err.txt")))
+            let (process, logPath) = try Self.replayLive(tour, ["--exit-after-replay"], on: server, in: directory)
             let status = process.wait(timeout: 60)
             #expect(status == 0, "stderr: \(readText(directory.file("err.txt")))")
             let replayed = try runGestures(["replay", tour, "--size", "1024x768"], in: directory)
@@ -71,13 +80,7 @@ extension XServerTests {
 
             let server = try TestXServer()
             defer { server.stop() }
-            let logPath = directory.file("live.jsonl")
-            var environment = ProcessInfo.processInfo.environment
-            environment["DISPLAY"] = server.display
-            let process = try ChildProcess(
-                try gesturesBinary(),
-                ["run", "--size", "1024x768", "--replay", tracePath, "--log-events", logPath],
-                environment: environment, stderr: .file(directory.file("err.txt")))
+            let (process, logPath) = try Self.replayLive(tracePath, [], on: server, in: directory)
             defer { process.stop() }
             // Playing: the tap at its start is recognized (the whole file was checked first).
             let tapped = poll(timeout: 180, interval: 0.2) { () -> Bool? in
