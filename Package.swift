@@ -23,11 +23,11 @@ let package = Package(
         // The shell's X: XCB only (one owner of the connection, one event queue).
         .systemLibrary(
             name: "CXCB", path: "Sources/CXCB",
-            pkgConfig: "xcb xcb-xinput xcb-shm xcb-randr xcb-present xcb-xinerama xcb-keysyms xcb-screensaver",
+            pkgConfig: "xcb xcb-xinput xcb-shm xcb-randr xcb-present xcb-xinerama xcb-screensaver",
             providers: [
                 .apt([
                     "libxcb1-dev", "libxcb-xinput-dev", "libxcb-shm0-dev", "libxcb-randr0-dev", "libxcb-present-dev",
-                    "libxcb-xinerama0-dev", "libxcb-keysyms1-dev", "libxcb-screensaver0-dev",
+                    "libxcb-xinerama0-dev", "libxcb-screensaver0-dev",
                 ])
             ]),
         // Xlib, XInput 2, XTest and DAMAGE for the tests' own client connections (never the shell's).
@@ -64,26 +64,32 @@ let package = Package(
             name: "GestureX11", dependencies: ["GestureKit", "GestureShellCore", "GestureImage", "CXCB", "CCairo"]),
         .target(
             name: "GesturesDemo",
-            dependencies: ["GestureKit", "GestureTrace", "GestureShellCore", "GestureImage", "CCairo", "CTurboJPEG"]),
+            dependencies: ["GestureKit", "GestureTrace", "GestureShellCore", "GestureImage", "CCairo"]),
         .executableTarget(
             name: "gestures",
             dependencies: [
                 "GesturesDemo", "GestureTrace", "GestureKit", "GestureX11",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["CLI"])),
             ]),
+        // What every test suite shares and no product ships: touch builders, the repository's
+        // fixtures, child processes and the X servers (Xvfb, Xorg + inputtest, sway + Xwayland)
+        // the tests start themselves, and a test client's X connection (docs/testing.md).
+        .target(
+            name: "GestureTestSupport", dependencies: ["GestureKit", "GestureTrace", "CX11"], path: "Tests/Support"),
         .testTarget(
             name: "GestureKitTests",
             dependencies: [
-                "GestureKit",
+                "GestureKit", "GestureTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
-        .testTarget(name: "GestureTraceTests", dependencies: ["GestureTrace", "GestureKit"]),
+        .testTarget(name: "GestureTraceTests", dependencies: ["GestureTrace", "GestureKit", "GestureTestSupport"]),
+        .testTarget(name: "GestureImageTests", dependencies: ["GestureImage", "CCairo"]),
         .testTarget(
             name: "GesturesDemoTests",
-            dependencies: ["GesturesDemo", "GestureTrace", "GestureKit", "GestureX11", "CCairo"]),
+            dependencies: ["GesturesDemo", "GestureTrace", "GestureKit", "GestureX11", "CCairo", "GestureTestSupport"]),
         .testTarget(
             name: "GestureX11Tests",
-            dependencies: ["GestureX11", "GesturesDemo", "GestureKit", "CX11", "CXCB"]),
+            dependencies: ["GestureX11", "GesturesDemo", "GestureKit", "CX11", "CXCB", "GestureTestSupport"]),
         // A library app the X tests run as a child (the main actor under the window, idle CPU,
         // errors of a window without a display).
         .executableTarget(name: "gestures-app-probe", dependencies: ["GestureX11"], path: "Tests/AppProbe"),

@@ -19,7 +19,6 @@
 #include <xcb/randr.h>
 #include <xcb/present.h>
 #include <xcb/xinerama.h>
-#include <xcb/xcb_keysyms.h>
 #include <xcb/screensaver.h>
 
 /// The Xinerama extension's data (XCB's cached QueryExtension reply), or NULL.

@@ -7,19 +7,21 @@ import CTurboJPEG
 
 /// PNG and JPEG bytes decoded into a Cairo image surface: the one decoder of the demo's picture
 /// (`DemoImage`) and the library's `Image`. PNG is decoded by Cairo (libpng), JPEG by
-/// libjpeg-turbo's TurboJPEG into an opaque surface; the format is told by the first bytes.
+/// libjpeg-turbo's TurboJPEG into an opaque surface (``JPEGPicture``: EXIF orientation applied,
+/// CMYK and YCCK converted, a scan limit); the format is told by the first bytes.
 public enum ImageDecoding {
     /// The most pixels a picture may have (a 10000×10000 photo; 400 MB decoded): a larger one is
     /// refused before it is decoded. Cairo's own limit is 32767 pixels a side.
     public static let maximumPixels = 100_000_000
 
-    /// A `cairo_surface_t *` (owned by the caller) holding the picture in `bytes`; throws one
-    /// line (naming `path`) for anything but a whole PNG or JPEG within the size limits.
+    /// A `cairo_surface_t *` (owned by the caller) holding the picture in `bytes` at its full
+    /// size, upright; throws one line (naming `path`) for anything but a whole PNG or JPEG within
+    /// the size and scan limits.
     public static func surface(_ bytes: [UInt8], path: String) throws(ImageDecodingError) -> OpaquePointer {
         if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
             return try decodePNG(bytes, path: path)
         } else if bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
-            return try decodeJPEG(bytes, path: path)
+            return try JPEGPicture(bytes: bytes, path: path).decode(denominator: 1, path: path)
         }
         throw ImageDecodingError(path: path, reason: "expected a PNG or JPEG image; this file is neither")
     }
@@ -69,54 +71,6 @@ public enum ImageDecoding {
         throw ImageDecodingError(
             path: path,
             reason: "the \(format) is \(width)×\(height) pixels; expected at most 32767 a side and 100 megapixels")
-    }
-
-    /// A JPEG, decoded by TurboJPEG straight into an opaque Cairo surface (BGRX in memory).
-    static func decodeJPEG(_ bytes: [UInt8], path: String) throws(ImageDecodingError) -> OpaquePointer {
-        guard let tj = tjInitDecompress() else {
-            throw ImageDecodingError(path: path, reason: "cannot start the JPEG decoder")
-        }
-        defer { tjDestroy(tj) }
-        func failure(_ what: String) -> ImageDecodingError {
-            let detail = String(cString: tjGetErrorStr2(tj))
-            return ImageDecodingError(path: path, reason: "\(what) (\(detail)); expected a whole PNG or JPEG image")
-        }
-        var width: Int32 = 0
-        var height: Int32 = 0
-        var subsampling: Int32 = 0
-        var colorspace: Int32 = 0
-        let header = bytes.withUnsafeBufferPointer {
-            tjDecompressHeader3(tj, $0.baseAddress, UInt(bytes.count), &width, &height, &subsampling, &colorspace)
-        }
-        guard header == 0 else { throw failure("the JPEG header is damaged") }
-        guard width > 0, height > 0 else {
-            throw ImageDecodingError(
-                path: path, reason: "the JPEG is cut short (its header has no size); expected a whole PNG or JPEG image"
-            )
-        }
-        try checkSize(width: Int(width), height: Int(height), format: "JPEG", path: path)
-        guard let s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height),
-            cairo_surface_status(s) == CAIRO_STATUS_SUCCESS
-        else { throw ImageDecodingError(path: path, reason: "out of memory for a \(width)×\(height) picture") }
-        cairo_surface_flush(s)
-        let stride = cairo_image_surface_get_stride(s)
-        let pixelFormat = UInt32(1).littleEndian == 1 ? TJPF_BGRX : TJPF_XRGB
-        let status = bytes.withUnsafeBufferPointer {
-            tjDecompress2(
-                tj, $0.baseAddress, UInt(bytes.count), cairo_image_surface_get_data(s), width, stride, height,
-                Int32(pixelFormat.rawValue), 0)
-        }
-        // Warnings (a damaged but decodable stream) are accepted, except a file cut short: its
-        // missing part would show as grey.
-        if status != 0 {
-            let message = String(cString: tjGetErrorStr2(tj))
-            if tjGetErrorCode(tj) != Int32(TJERR_WARNING.rawValue) || message.contains("Premature end") {
-                cairo_surface_destroy(s)
-                throw failure(message.contains("Premature end") ? "the JPEG is cut short" : "the JPEG is damaged")
-            }
-        }
-        cairo_surface_mark_dirty(s)
-        return s
     }
 }
 

@@ -9,7 +9,10 @@ import GestureKit
 /// A picture decoded once from a PNG or JPEG file (told by its first bytes) into a Cairo image
 /// surface. UIKit: `UIImage`. `Image(contentsOfFile:)` returns nil as UIKit's does;
 /// ``init(path:)`` throws one line saying why. Decoding is thread-safe: load large pictures off
-/// the main actor (the type is `Sendable`: immutable once made).
+/// the main actor (the type is `Sendable`: immutable once made). JPEGs are decoded by
+/// GestureImage's `JPEGPicture`, as the demo's picture is: a photo's EXIF orientation is applied
+/// (``size`` is the size shown), CMYK and YCCK JPEGs are shown, and a JPEG of more than 100 scans
+/// is refused before it is decoded. Deviation: decoded at full size (UIKit decodes lazily).
 public final class Image: @unchecked Sendable {
     /// The `cairo_surface_t *`.
     public let surface: OpaquePointer

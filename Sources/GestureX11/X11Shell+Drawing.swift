@@ -10,20 +10,21 @@ extension X11Shell {
     /// rules); the first frame at once. Returns whether a frame was drawn.
     @discardableResult
     func drawIfNeeded(now: Double) -> Bool {
-        guard everExposed else { return false }
+        guard windowState.lifecycle.hasBeenExposed else { return false }
         var drew = false
-        if !presenter.isBusy && (!presenter.hasFrame || (frameWanted && pacer.mayDraw(now: now))) {
+        if !drawing.presenter.isBusy
+            && (!drawing.presenter.hasFrame || (frameWanted && drawing.pacer.mayDraw(now: now)))
+        {
             drawFrame(now: now)
             drew = true
         }
-        if !pendingScreenshots.isEmpty, presenter.hasFrame, !frameWanted {
-            for path in pendingScreenshots where !writeWindowPicture(to: path) {
+        if !drawing.pendingScreenshots.isEmpty, drawing.presenter.hasFrame, !frameWanted {
+            for path in drawing.pendingScreenshots where !writeWindowPicture(to: path) {
                 writeStderr("gestures: cannot write the screenshot \(path)")
             }
-            pendingScreenshots.removeAll()
+            drawing.pendingScreenshots.removeAll()
         }
-        if drew && !isReady {
-            isReady = true
+        if drew && windowState.lifecycle.framePresented() {
             x.sync()
             // After the first frame, so that its connect and round trips are not on the way to it.
             if xinputVersion >= 2.2 && options.inputBatchInterval > 0 {
@@ -35,14 +36,14 @@ extension X11Shell {
                 x.setProperty(xid, x.atom("_NET_WM_ICON"), type: PredefinedAtom.cardinal, words: icon.cardinals)
             }
             iconProvider = nil
-            let t = max(clock.now(), lastFed)
+            let t = max(clock.now(), input.lastFed)
             onReady?(
                 ShellReady(
                     time: t, window: window, size: size, scale: scale, xinputVersion: xinputVersion,
-                    inputBatchInterval: batchHold, pacing: pacer.mode == .present ? "present" : "deadline",
-                    frameInterval: pacer.interval))
+                    inputBatchInterval: batchHold, pacing: drawing.pacer.mode == .present ? "present" : "deadline",
+                    frameInterval: drawing.pacer.interval))
             watchdog?.ready(now: t)
-            replay?.begin(at: t)
+            playback.player?.begin(at: t)
         }
         return drew
     }
@@ -51,24 +52,26 @@ extension X11Shell {
     /// server exposed) and presents it.
     func drawFrame(now: Double) {
         let overlay = currentOverlay
-        let full = presenter.resize(width: pixelSize.width, height: pixelSize.height) || forceRedraw
-        let bounds = PixelRect(x: 0, y: 0, width: presenter.width, height: presenter.height)
+        let full =
+            drawing.presenter.resize(width: windowState.pixelSize.width, height: windowState.pixelSize.height)
+            || drawing.forceRedraw
+        let bounds = PixelRect(x: 0, y: 0, width: drawing.presenter.width, height: drawing.presenter.height)
         let rects = DamageDrawing.rects(
-            for: scene, bounds: bounds, scale: scale, overlay: overlay, drawnOverlay: drawnOverlay, full: full,
-            extra: exposedRect.map { [$0] } ?? [])
+            for: scene, bounds: bounds, scale: scale, overlay: overlay, drawnOverlay: drawing.drawnOverlay, full: full,
+            extra: drawing.exposedRect.map { [$0] } ?? [])
         let scene: ShellScene = self.scene
         let scale = self.scale
         let showTouches = options.showTouches
         // Exposures (after a resize, another window moved away) are rare: drawn in bands when
         // they do not fit, they never grow the buffer.
-        presenter.draw(rects, full: full || exposedRect != nil, now: now) { cr in
+        drawing.presenter.draw(rects, full: full || drawing.exposedRect != nil, now: now) { cr in
             DamageDrawing.paint(scene, into: cr, scale: scale, overlay: overlay, showTouches: showTouches)
         }
-        drawnOverlay = overlay
+        drawing.drawnOverlay = overlay
         onFramePresented?(rects)
-        forceRedraw = false
-        exposedRect = nil
-        pacer.framePresented(now: now)
+        drawing.forceRedraw = false
+        drawing.exposedRect = nil
+        drawing.pacer.framePresented(now: now)
     }
 
     /// Writes the window's picture as a PNG: the scene as last presented, drawn whole into an
@@ -78,12 +81,12 @@ extension X11Shell {
     func writeWindowPicture(to path: String) -> Bool {
         guard
             let surface = cairo_image_surface_create(
-                CAIRO_FORMAT_RGB24, Int32(presenter.width), Int32(presenter.height))
+                CAIRO_FORMAT_RGB24, Int32(drawing.presenter.width), Int32(drawing.presenter.height))
         else { return false }
         defer { cairo_surface_destroy(surface) }
         guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else { return false }
         _ = DamageDrawing.draw(
-            scene, into: surface, scale: scale, overlay: drawnOverlay, drawnOverlay: drawnOverlay,
+            scene, into: surface, scale: scale, overlay: drawing.drawnOverlay, drawnOverlay: drawing.drawnOverlay,
             showTouches: options.showTouches, full: true)
         return cairo_surface_write_to_png(surface, path) == CAIRO_STATUS_SUCCESS
     }

@@ -43,9 +43,9 @@ extension X11Shell {
     /// (``HeldMotion``), so dead motion costs a decode and no more.
     func drainEvents(first: UnsafeMutablePointer<xcb_generic_event_t>?, read: Bool) {
         var next = first ?? x.nextEvent(read: read)
-        received = clock.now()
-        let stop = received + Self.readBudget
-        readCut = false
+        input.received = clock.now()
+        let stop = input.received + Self.readBudget
+        input.readCut = false
         while let event = next {
             handle(event)
             free(event)
@@ -53,15 +53,15 @@ extension X11Shell {
             next = x.nextEvent(read: false)
             if next == nil && read {
                 if clock.now() >= stop {
-                    readCut = true
+                    input.readCut = true
                     break
                 }
                 next = x.nextEvent(read: true)
-                if next != nil { received = clock.now() }
+                if next != nil { input.received = clock.now() }
             }
         }
         applyHeldMotion()
-        presenter.checkSync()
+        drawing.presenter.checkSync()
         pollKioskGuardReplies()
         pollSaverReply()
         if !holdTouchFrame() { flushFrame() }
@@ -79,7 +79,7 @@ extension X11Shell {
             x.exitIfBroken()
             return
         }
-        keyboardMap = XConnection.withReply(reply) {
+        input.keyboardMap = XConnection.withReply(reply) {
             KeyboardMap(reply: $0, minKeycode: Int(low), maxKeycode: Int(high))
         }
     }
@@ -93,30 +93,32 @@ extension X11Shell {
     /// then polls until `frames.holdDeadline` at most.
     func holdTouchFrame() -> Bool {
         var missing = false
-        if let device = frames.touchDevice { missing = translator.hasTouch(of: device, missingFrom: frames) }
-        return frames.hold(missingFinger: missing, now: clock.now())
+        if let device = input.frames.touchDevice {
+            missing = input.translator.hasTouch(of: device, missingFrom: input.frames)
+        }
+        return input.frames.hold(missingFinger: missing, now: clock.now())
     }
 
     /// The shell time of an event stamped `server`.
     func eventTime(_ server: UInt32) -> Double {
-        quantize(max(timeMapper.map(server: UInt64(server), received: received), lastFed))
+        quantize(max(input.timeMapper.map(server: UInt64(server), received: input.received), input.lastFed))
     }
 
     /// Adds the translator's changes (in `scratch`) to the frame being built for time `t`
     /// (`touchDevice`: the touchscreen they came from, nil for other sources).
     func addChanges(at t: Double, touchDevice: Int32? = nil) {
-        guard !scratch.isEmpty else { return }
-        if frames.mustFlush(before: scratch, at: t) { flushFrame() }
-        frames.add(scratch, at: t, touchDevice: touchDevice)
-        scratch.removeAll(keepingCapacity: true)
+        guard !input.scratch.isEmpty else { return }
+        if input.frames.mustFlush(before: input.scratch, at: t) { flushFrame() }
+        input.frames.add(input.scratch, at: t, touchDevice: touchDevice)
+        input.scratch.removeAll(keepingCapacity: true)
     }
 
     func flushFrame() {
         do {
-            guard let frame = frames.frame else { return }
+            guard let frame = input.frames.frame else { return }
             feed(.touches(frame), real: true)
         }
-        frames.clear()
+        input.frames.clear()
     }
 
     /// A core event of XCB's queue as the wire struct `T` (XCB gives every core event 36 bytes:
@@ -128,9 +130,9 @@ extension X11Shell {
 
     func handle(_ event: UnsafeMutablePointer<xcb_generic_event_t>) {
         let type = event.pointee.response_type & ~CoreEvent.sendEventBit
-        if heldMotion != nil && type != CoreEvent.genericEvent { applyHeldMotion() }
-        if type == CoreEvent.error { presenter.takeRefusal(UnsafeRawPointer(event)) }
-        presenter.serverProcessed(through: event.pointee.full_sequence)
+        if input.heldMotion != nil && type != CoreEvent.genericEvent { applyHeldMotion() }
+        if type == CoreEvent.error { drawing.presenter.takeRefusal(UnsafeRawPointer(event)) }
+        drawing.presenter.serverProcessed(through: event.pointee.full_sequence)
         switch type {
         case CoreEvent.error:
             x.report(UnsafeRawPointer(event))
@@ -139,18 +141,18 @@ extension X11Shell {
         case CoreEvent.expose:
             let e = core(event, as: xcb_expose_event_t.self)
             let r = PixelRect(x: Int(e.x), y: Int(e.y), width: Int(e.width), height: Int(e.height))
-            exposedRect = exposedRect.map { $0.union(r) } ?? r
-            everExposed = true
+            drawing.exposedRect = drawing.exposedRect.map { $0.union(r) } ?? r
+            windowState.lifecycle.exposed()
         case CoreEvent.configureNotify:
             let c = core(event, as: xcb_configure_notify_event_t.self)
             if c.window == x.root && c.event == x.root { screenChanged() }
             guard c.window == xid, c.event == xid else { return }
-            pendingPixelSize = drawnSize(width: Int(c.width), height: Int(c.height))
+            windowState.pendingPixelSize = drawnSize(width: Int(c.width), height: Int(c.height))
             let sent = event.pointee.response_type & CoreEvent.sendEventBit != 0
-            if sent || parentIsRoot { windowMoved(x: Int32(c.x), y: Int32(c.y)) }
+            if sent || windowState.parentIsRoot { windowMoved(x: Int32(c.x), y: Int32(c.y)) }
         case CoreEvent.reparentNotify:
             let r = core(event, as: xcb_reparent_notify_event_t.self)
-            if r.window == xid { parentIsRoot = r.parent == x.root }
+            if r.window == xid { windowState.parentIsRoot = r.parent == x.root }
         case CoreEvent.destroyNotify:
             // Another client destroyed the window (xdotool windowclose, xkill of the window…).
             let d = core(event, as: xcb_destroy_notify_event_t.self)
@@ -159,22 +161,21 @@ extension X11Shell {
             guard core(event, as: xcb_unmap_notify_event_t.self).event == xid else { return }
             kioskGuardUnmapped()
             flushFrame()
-            translator.cancelAll(into: &scratch)
-            addChanges(at: quantize(max(clock.now(), lastFed)))
+            input.translator.cancelAll(into: &input.scratch)
+            addChanges(at: quantize(max(clock.now(), input.lastFed)))
             flushFrame()
         case CoreEvent.mapNotify:
             guard core(event, as: xcb_map_notify_event_t.self).event == xid else { return }
-            if !mappedOnce {
-                mappedOnce = true
+            if windowState.lifecycle.mapNotified() {
                 applyPlacement()
                 schedulePlacementCheck()
             }
-            if !hasWindowManager {
+            if !windowState.hasWindowManager {
                 xcb_set_input_focus(x.raw, UInt8(XCB_INPUT_FOCUS_POINTER_ROOT.rawValue), xid, 0)
             }
             kioskGuardMapped()
         case CoreEvent.focusOut:
-            translator.modifierHeld = false
+            input.translator.modifierHeld = false
             kioskGuardFocusOut(core(event, as: xcb_focus_out_event_t.self))
         case CoreEvent.propertyNotify:
             kioskGuardPropertyChanged(core(event, as: xcb_property_notify_event_t.self))
@@ -198,19 +199,21 @@ extension X11Shell {
                 return
             }
             if type == CoreEvent.buttonPress {
-                translator.pointerPressed(device: 0, button: Int(b.detail), at: p, modifiers: mods, into: &scratch)
+                input.translator.pointerPressed(
+                    device: 0, button: Int(b.detail), at: p, modifiers: mods, into: &input.scratch)
             } else {
-                translator.pointerReleased(device: 0, button: Int(b.detail), at: p, modifiers: mods, into: &scratch)
+                input.translator.pointerReleased(
+                    device: 0, button: Int(b.detail), at: p, modifiers: mods, into: &input.scratch)
             }
-            if scratch.isEmpty { noteActivity() }
+            if input.scratch.isEmpty { noteActivity() }
             addChanges(at: t)
         case CoreEvent.motionNotify:
-            motionSeen = true
+            input.motionSeen = true
             let m = core(event, as: xcb_motion_notify_event_t.self)
-            translator.pointerMoved(
+            input.translator.pointerMoved(
                 device: 0, to: point(Double(m.event_x), Double(m.event_y)), modifiers: UInt32(m.state),
-                into: &scratch)
-            if scratch.isEmpty { noteActivity() } else { addChanges(at: eventTime(m.time)) }
+                into: &input.scratch)
+            if input.scratch.isEmpty { noteActivity() } else { addChanges(at: eventTime(m.time)) }
         case CoreEvent.keyPress, CoreEvent.keyRelease:
             let k = core(event, as: xcb_key_press_event_t.self)
             let state = UInt32(k.state)
@@ -219,7 +222,7 @@ extension X11Shell {
                 modifiers: state, repeated: false, pointer: point(Double(k.event_x), Double(k.event_y)),
                 time: k.time)
         case CoreEvent.leaveNotify:
-            if !translator.hasActiveFingers { translator.hover = nil }
+            if !input.translator.hasActiveFingers { input.translator.hover = nil }
         case _ where isRandREvent(type):
             screenChanged()
         default:
@@ -231,14 +234,14 @@ extension X11Shell {
     /// malformed event is dropped with one warning line.
     private func handleGeneric(_ event: UnsafeMutablePointer<xcb_generic_event_t>) {
         let ge = core(event, as: xcb_ge_generic_event_t.self)
-        if pacer.presentOpcode != 0 && ge.extension == pacer.presentOpcode {
-            return pacer.handle(event, length: XI2Decoder.xcbEventSize(event) ?? 0)
+        if drawing.pacer.presentOpcode != 0 && ge.extension == drawing.pacer.presentOpcode {
+            return drawing.pacer.handle(event, length: XI2Decoder.xcbEventSize(event) ?? 0)
         }
-        guard xiOpcode != 0, ge.extension == xiOpcode else { return }
+        guard input.xiOpcode != 0, ge.extension == input.xiOpcode else { return }
         let bytes = UnsafeRawBufferPointer(start: event, count: XI2Decoder.xcbEventSize(event) ?? 0)
-        switch XI2Decoder.decode(bytes, xiOpcode: xiOpcode) {
+        switch XI2Decoder.decode(bytes, xiOpcode: input.xiOpcode) {
         case .event(let e):
-            if case .motion(_, let ex, let ey, let mods, let time, let flags) = e, !scrollAxes.isEmpty,
+            if case .motion(_, let ex, let ey, let mods, let time, let flags) = e, !input.scrollAxes.isEmpty,
                 flags & XI2Decoder.pointerEmulated == 0
             {
                 scrollValuators(bytes, x: ex, y: ey, modifiers: mods, time: time)
@@ -250,8 +253,8 @@ extension X11Shell {
     }
 
     func reportMalformed(_ why: String) {
-        guard malformedReported < 20 else { return }
-        malformedReported += 1
+        guard input.malformedReported < 20 else { return }
+        input.malformedReported += 1
         writeStderr("gestures: warning: dropped a malformed XInput 2 event (\(why))")
     }
 
@@ -270,29 +273,30 @@ extension X11Shell {
     }
 
     func applyHeldMotion() {
-        guard let held = heldMotion else { return }
-        heldMotion = nil
+        guard let held = input.heldMotion else { return }
+        input.heldMotion = nil
         apply(held)
     }
 
     private func apply(_ m: HeldMotion) {
-        translator.pointerMoved(device: m.device, to: point(m.x, m.y), modifiers: m.modifiers, into: &scratch)
-        if scratch.isEmpty { noteActivity() } else { addChanges(at: eventTime(m.time)) }
+        input.translator.pointerMoved(
+            device: m.device, to: point(m.x, m.y), modifiers: m.modifiers, into: &input.scratch)
+        if input.scratch.isEmpty { noteActivity() } else { addChanges(at: eventTime(m.time)) }
     }
 
     private func handleXI2(_ event: XI2Event) {
-        if heldMotion != nil {
+        if input.heldMotion != nil {
             if case .motion = event {} else { applyHeldMotion() }
         }
         switch event {
         case .touch(let phase, let device, let touch, let ex, let ey, let time, _):
             let p = point(ex, ey)
             switch phase {
-            case .begin: translator.touchBegan(device: device, touch: touch, at: p, into: &scratch)
+            case .begin: input.translator.touchBegan(device: device, touch: touch, at: p, into: &input.scratch)
             case .update:
-                motionSeen = true
-                translator.touchMoved(device: device, touch: touch, to: p, into: &scratch)
-            case .end: translator.touchEnded(device: device, touch: touch, at: p, into: &scratch)
+                input.motionSeen = true
+                input.translator.touchMoved(device: device, touch: touch, to: p, into: &input.scratch)
+            case .end: input.translator.touchEnded(device: device, touch: touch, at: p, into: &input.scratch)
             }
             addChanges(at: eventTime(time), touchDevice: device)
         case .motion(let device, let ex, let ey, let mods, let time, let flags):
@@ -300,23 +304,23 @@ extension X11Shell {
             // TouchBegin, sometimes in a read of its own) is not motion of ours: counted, it let a
             // touch that had not reached the scene yet start a batch, and the swipe's lift waited
             // out the 100 ms hold (monkey soak, seed 570101038937: touch swipes answered in 85–93 ms).
-            if touchSelected && flags & XI2Decoder.pointerEmulated != 0 { return }
-            motionSeen = true
+            if input.touchSelected && flags & XI2Decoder.pointerEmulated != 0 { return }
+            input.motionSeen = true
             let motion = HeldMotion(device: device, x: ex, y: ey, modifiers: mods, time: time)
-            if let held = heldMotion {
+            if let held = input.heldMotion {
                 if held.device == device {
-                    heldMotion = motion  // its finger is down: only the last of a run counts
+                    input.heldMotion = motion  // its finger is down: only the last of a run counts
                     return
                 }
                 applyHeldMotion()
             }
-            heldMotion = motion
+            input.heldMotion = motion
         case .button(let pressed, let device, let button, let ex, let ey, let mods, let time, let flags):
             let p = point(ex, ey)
             // The wheel (and smooth scroll, which the server emulates as these buttons).
             if (4...7).contains(button) {
                 // Emulated from smooth scroll, which the valuators already gave.
-                if flags & XI2Decoder.pointerEmulated != 0 && !scrollAxes.isEmpty { return }
+                if flags & XI2Decoder.pointerEmulated != 0 && !input.scrollAxes.isEmpty { return }
                 if pressed,
                     let s = ScrollButtons.input(button: Int(button), modifiers: mods, at: p, time: eventTime(time))
                 {
@@ -325,23 +329,25 @@ extension X11Shell {
                 }
                 return
             }
-            if touchSelected && flags & XI2Decoder.pointerEmulated != 0 { return }
+            if input.touchSelected && flags & XI2Decoder.pointerEmulated != 0 { return }
             if pressed {
-                translator.pointerPressed(device: device, button: Int(button), at: p, modifiers: mods, into: &scratch)
+                input.translator.pointerPressed(
+                    device: device, button: Int(button), at: p, modifiers: mods, into: &input.scratch)
             } else {
-                translator.pointerReleased(device: device, button: Int(button), at: p, modifiers: mods, into: &scratch)
+                input.translator.pointerReleased(
+                    device: device, button: Int(button), at: p, modifiers: mods, into: &input.scratch)
             }
-            if scratch.isEmpty { noteActivity() }
+            if input.scratch.isEmpty { noteActivity() }
             addChanges(at: eventTime(time))
         case .key(let pressed, _, let keycode, let ex, let ey, let mods, let group, let time, let flags):
             key(
                 keycode: UInt8(truncatingIfNeeded: keycode), group: Int(group), pressed: pressed, modifiers: mods,
                 repeated: flags & XI2Decoder.keyRepeat != 0, pointer: point(ex, ey), time: time)
         case .leave(_, _):
-            if !translator.hasActiveFingers { translator.hover = nil }
+            if !input.translator.hasActiveFingers { input.translator.hover = nil }
             forgetScrollBaselines()
         case .pinch(let phase, let cancelled, _, let ex, let ey, let scaleValue, let angle, let time):
-            motionSeen = true
+            input.motionSeen = true
             let p: TouchpadPhase =
                 switch phase {
                 case .begin: .begin
@@ -354,19 +360,21 @@ extension X11Shell {
                 angleDelta: quantize(angle))
             feed(.touchpadPinch(pinch), real: true)
         case .swipe(let phase, let cancelled, let device, let ex, let ey, let dx, let dy, let time):
-            motionSeen = true
+            input.motionSeen = true
             switch phase {
-            case .begin: translator.swipeBegan(device: device, at: point(ex, ey), into: &scratch)
+            case .begin: input.translator.swipeBegan(device: device, at: point(ex, ey), into: &input.scratch)
             case .update:
-                translator.swipeUpdated(device: device, delta: Vector(dx: dx / scale, dy: dy / scale), into: &scratch)
-                for i in scratch.indices {
-                    scratch[i].location = Point(x: quantize(scratch[i].location.x), y: quantize(scratch[i].location.y))
+                input.translator.swipeUpdated(
+                    device: device, delta: Vector(dx: dx / scale, dy: dy / scale), into: &input.scratch)
+                for i in input.scratch.indices {
+                    input.scratch[i].location = Point(
+                        x: quantize(input.scratch[i].location.x), y: quantize(input.scratch[i].location.y))
                 }
-            case .end: translator.swipeEnded(device: device, cancelled: cancelled, into: &scratch)
+            case .end: input.translator.swipeEnded(device: device, cancelled: cancelled, into: &input.scratch)
             }
             addChanges(at: eventTime(time))
         case .hierarchy(let removed, let time):
-            for device in removed { translator.deviceRemoved(device, into: &scratch) }
+            for device in removed { input.translator.deviceRemoved(device, into: &input.scratch) }
             queryScrollAxes()
             // New masters need nothing: the window's selection is for all master devices.
             addChanges(at: eventTime(time))
@@ -377,16 +385,16 @@ extension X11Shell {
         keycode: UInt8, group: Int, pressed: Bool, modifiers: UInt32, repeated: Bool, pointer: Point, time: UInt32
     ) {
         // Auto-repeat is not a visitor: only a key's first press counts as activity.
-        let repeated = keyRepeats.isRepeat(keycode: keycode, pressed: pressed, time: time, flagged: repeated)
+        let repeated = input.keyRepeats.isRepeat(keycode: keycode, pressed: pressed, time: time, flagged: repeated)
         let level = modifiers & ModifierBits.shift != 0 ? 1 : 0
         let column = Int32(min(group, 1) * 2 + level)
-        let sym = keyboardMap.map { UInt($0.keysym(keycode: Int(keycode), column: Int(column))) } ?? 0
+        let sym = input.keyboardMap.map { UInt($0.keysym(keycode: Int(keycode), column: Int(column))) } ?? 0
         if options.simulateModifier.matches(keysym: sym) {
-            translator.modifierHeld = pressed
-            translator.hover = pointer
+            input.translator.modifierHeld = pressed
+            input.translator.hover = pointer
             return
         }
-        translator.updateModifiers(modifiers)
+        input.translator.updateModifiers(modifiers)
         if options.kiosk,
             adminKey(keysym: sym, pressed: pressed, modifiers: modifiers, repeated: repeated, at: eventTime(time))
         {
@@ -409,7 +417,7 @@ extension X11Shell {
         case .command(let command):
             applyPendingResize()
             if !repeated { noteRealInput(at: t) }
-            lastFed = t
+            input.lastFed = t
             scene.perform(command, at: t)
         case .shake:
             if !repeated { feed(.shake(timestamp: t), real: true) }
@@ -422,9 +430,9 @@ extension X11Shell {
 
     private func windowMoved(x px: Int32, y py: Int32) {
         let now = clock.now()
-        if shakeDetector.move(toX: Double(px), y: Double(py), at: now) {
+        if input.shakeDetector.move(toX: Double(px), y: Double(py), at: now) {
             flushFrame()
-            feed(.shake(timestamp: quantize(max(now, lastFed))), real: true)
+            feed(.shake(timestamp: quantize(max(now, input.lastFed))), real: true)
         }
     }
 }

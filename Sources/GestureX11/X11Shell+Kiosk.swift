@@ -125,7 +125,7 @@ extension X11Shell {
 
     /// The window was destroyed by another client.
     func windowDestroyedByOther() {
-        windowDestroyed = true
+        windowState.lifecycle.destroyedByOther()
         if options.kiosk {
             writeStderr("gestures: kiosk: the window was destroyed by another client")
             quit(status: 1)
@@ -236,6 +236,6 @@ extension X11Shell {
 extension X11Shell {
     /// Draws the whole window at the next frame (after the scene was replaced).
     public func redrawAll() {
-        forceRedraw = true
+        drawing.forceRedraw = true
     }
 }

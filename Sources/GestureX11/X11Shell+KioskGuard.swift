@@ -50,7 +50,7 @@ struct KioskGuardState {
 ///   `restored` line in the operator log with its reasons (`ShellKioskEvent.restored`).
 extension X11Shell {
     /// Whether the guard runs: a kiosk under a window manager.
-    var kioskGuarded: Bool { options.kiosk && hasWindowManager }
+    var kioskGuarded: Bool { options.kiosk && windowState.hasWindowManager }
 
     /// The properties set before the map (kiosk): fullscreen and above, sticky, no compositing.
     func kioskGuardProperties() {
@@ -68,7 +68,7 @@ extension X11Shell {
 
     /// Something may have moved the window out of reach: restore it soon.
     func kioskGuardTrigger(_ why: String) {
-        guard kioskGuarded, mappedOnce else { return }
+        guard kioskGuarded, windowState.lifecycle.hasBeenMapped else { return }
         let now = clock.now()
         let due = max(now + 0.05, kioskGuard.lastRestore + 0.2)
         if kioskGuard.restoreDue == nil || due < kioskGuard.restoreDue! { kioskGuard.restoreDue = due }
@@ -218,7 +218,7 @@ extension X11Shell {
         var add: [UInt32] = [1, x.atom("_NET_WM_STATE_FULLSCREEN"), x.atom("_NET_WM_STATE_ABOVE"), 2, 0]
         gestures_send_client_message(x.raw, x.root, xid, x.atom("_NET_WM_STATE"), &add, mask)
         askSticky()
-        if let index = placement?.index {
+        if let index = windowState.placement?.index {
             var monitors: [UInt32] = [UInt32(index), UInt32(index), UInt32(index), UInt32(index), 2]
             gestures_send_client_message(x.raw, x.root, xid, x.atom("_NET_WM_FULLSCREEN_MONITORS"), &monitors, mask)
         }

@@ -164,21 +164,21 @@ extension X11Shell {
 
     /// Monitors or the screen changed: place the window again if its rectangle moved.
     func screenChanged() {
-        guard fullscreenNow, let before = placement else { return }
+        guard windowState.fullscreenNow, let before = windowState.placement else { return }
         guard let now = try? currentPlacement(strict: false), now != before else { return }
         if let choice = options.monitor, now.index == nil, before.index != nil {
             writeStderr("gestures: monitor \(choice) is gone; covering the whole screen until it is back")
             onKioskEvent?(.monitorMissing(choice.description))
         }
-        placement = now
+        windowState.placement = now
         applyPlacement()
     }
 
     /// Puts the window on ``placement`` (after the map, and after every change).
     func applyPlacement() {
-        guard let p = placement else { return }
+        guard let p = windowState.placement else { return }
         let r = p.rect
-        if hasWindowManager {
+        if windowState.hasWindowManager {
             if let index = p.index {
                 // Source indication 1 (application); top, bottom, left, right monitor indices.
                 var data: [UInt32] = [UInt32(index), UInt32(index), UInt32(index), UInt32(index), 1]
@@ -186,7 +186,7 @@ extension X11Shell {
                     x.raw, x.root, xid, x.atom("_NET_WM_FULLSCREEN_MONITORS"), &data,
                     XCB_EVENT_MASK_SUBSTRUCTURE_REDIRECT.rawValue | XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY.rawValue)
             }
-            if mappedOnce && p.index != nil && !wmSupports("_NET_WM_FULLSCREEN_MONITORS") {
+            if windowState.lifecycle.hasBeenMapped && p.index != nil && !wmSupports("_NET_WM_FULLSCREEN_MONITORS") {
                 // Out of fullscreen, onto the monitor, and back: the WM fullscreens it there.
                 setWMFullscreen(false)
                 moveResize(x: Int32(r.x), y: Int32(r.y), width: UInt32(r.width), height: UInt32(r.height))

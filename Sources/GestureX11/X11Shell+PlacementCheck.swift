@@ -47,7 +47,8 @@ struct PlacementCheck {
 extension X11Shell {
     /// The first map: look where the window went ``PlacementCheck/checkDelay`` from now.
     func schedulePlacementCheck() {
-        guard hasWindowManager, placement?.index != nil, options.kiosk || options.fullscreen else { return }
+        guard windowState.hasWindowManager, windowState.placement?.index != nil, options.kiosk || options.fullscreen
+        else { return }
         placementCheck.due = clock.now() + PlacementCheck.checkDelay
     }
 
@@ -72,7 +73,9 @@ extension X11Shell {
     func runPlacementCheck(now: Double) {
         guard let due = placementCheck.due, now >= due else { return }
         placementCheck.due = nil
-        guard fullscreenNow, let p = placement, p.index != nil, let w = windowRectangle() else { return }
+        guard windowState.fullscreenNow, let p = windowState.placement, p.index != nil, let w = windowRectangle() else {
+            return
+        }
         let r = p.rect
         if w.x == r.x && w.y == r.y && w.width == r.width && w.height == r.height { return }
         let (cx, cy) = (w.x + w.width / 2, w.y + w.height / 2)

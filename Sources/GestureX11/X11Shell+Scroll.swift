@@ -38,7 +38,7 @@ extension X11Shell {
         // Read within the reply's length (XReplyDecoder): num_infos and each class's len are
         // the server's word.
         let valuators = XConnection.withReply(reply) { XReplyDecoder.scrollValuators($0) }
-        scrollAxes = valuators.mapValues {
+        input.scrollAxes = valuators.mapValues {
             ScrollAxes(
                 vertical: $0.vertical, verticalIncrement: $0.verticalIncrement, horizontal: $0.horizontal,
                 horizontalIncrement: $0.horizontalIncrement)
@@ -48,11 +48,11 @@ extension X11Shell {
     /// An `XI_Motion` (not emulated: the caller checks) whose scroll valuators moved: a
     /// continuous scroll. The event is read once, the axes chosen by its source device.
     func scrollValuators(_ bytes: UnsafeRawBufferPointer, x ex: Double, y ey: Double, modifiers: UInt32, time: UInt32) {
-        let table = scrollAxes
+        let table = input.scrollAxes
         guard
             let v = XI2Decoder.motionValuators(
-                bytes, xiOpcode: xiOpcode, axes: { table[$0].map { ($0.vertical, $0.horizontal) } }),
-            var axes = scrollAxes[v.source]
+                bytes, xiOpcode: input.xiOpcode, axes: { table[$0].map { ($0.vertical, $0.horizontal) } }),
+            var axes = input.scrollAxes[v.source]
         else { return }
         let source = v.source
         var delta = Vector.zero
@@ -68,7 +68,7 @@ extension X11Shell {
             }
             axes.lastHorizontal = value
         }
-        scrollAxes[source] = axes
+        input.scrollAxes[source] = axes
         guard delta != .zero, delta.dx.isFinite, delta.dy.isFinite else { return }
         flushFrame()
         let scroll = ScrollInput(
@@ -80,9 +80,9 @@ extension X11Shell {
 
     /// The pointer left: every baseline is stale.
     func forgetScrollBaselines() {
-        for key in scrollAxes.keys {
-            scrollAxes[key]?.lastVertical = nil
-            scrollAxes[key]?.lastHorizontal = nil
+        for key in input.scrollAxes.keys {
+            input.scrollAxes[key]?.lastVertical = nil
+            input.scrollAxes[key]?.lastHorizontal = nil
         }
     }
 }

@@ -5,31 +5,31 @@ import GestureKit
 extension X11Shell {
     func runTimers(now: Double) {
         // A touch frame held for the rest of its device frame goes before anything later.
-        if frames.holdDeadline != nil,
-            (scene.nextDeadline ?? .infinity) <= now || replay?.isPlaying == true || admin?.deadline != nil
+        if input.frames.holdDeadline != nil,
+            (scene.nextDeadline ?? .infinity) <= now || playback.player?.isPlaying == true || admin?.deadline != nil
         {
             flushFrame()
         }
         // A replay (--replay) and the kiosk tour: their due events, as if a person did them.
-        if let player = replay, player.isPlaying {
-            while let item = player.next(at: now, notBefore: lastFed) {
+        if let player = playback.player, player.isPlaying {
+            while let item = player.next(at: now, notBefore: input.lastFed) {
                 switch item {
                 case .event(let e): feed(e, real: false)
                 case .action(let k): onReplayAction?(k)
                 }
             }
-            if player.isFinished && !replayReported {
-                replayReported = true
+            if player.isFinished && !playback.reported {
+                playback.reported = true
                 onReplayFinished?()
-                if exitAfterReplay { quit(status: 0) }
+                if playback.exitWhenDone { quit(status: 0) }
             }
         }
         // The scene's timers, each at its own deadline.
         var guardCount = 0
         while let d = scene.nextDeadline, d <= now, guardCount < 1000 {
-            let t = max(d, lastFed)
+            let t = max(d, input.lastFed)
             scene.advance(to: t)
-            lastFed = t
+            input.lastFed = t
             guardCount += 1
         }
         runAdminTimer(now: now)
@@ -37,7 +37,9 @@ extension X11Shell {
         runKioskGuard(now: now)
         runPlacementCheck(now: now)
         // Fingers held down: someone is there (a kiosk's idle timers).
-        if isReady && translator.hasActiveFingers { scene.noteActivity(at: max(now, lastFed)) }
+        if windowState.lifecycle.isReady && input.translator.hasActiveFingers {
+            scene.noteActivity(at: max(now, input.lastFed))
+        }
     }
 
     /// Real input (not a replay): the scene hears that someone is there.
@@ -47,8 +49,8 @@ extension X11Shell {
 
     /// Activity that is not scene input (hover motion) still counts as someone there.
     func noteActivity() {
-        guard isReady else { return }
-        scene.noteActivity(at: max(clock.now(), lastFed))
+        guard windowState.lifecycle.isReady else { return }
+        scene.noteActivity(at: max(clock.now(), input.lastFed))
     }
 
     /// The longest a dead drag is left unread. Without a wake connection a press during a batch
@@ -61,17 +63,17 @@ extension X11Shell {
     func pollTimeout(now: Double) -> Int32 {
         var deadline = Double.infinity
         if let d = scene.nextDeadline { deadline = min(deadline, d) }
-        if let d = replay?.nextDeadline { deadline = min(deadline, d) }
-        if let d = presenter.busyDeadline { deadline = min(deadline, d) }
-        if let d = presenter.shrinkDeadline { deadline = min(deadline, d) }
+        if let d = playback.player?.nextDeadline { deadline = min(deadline, d) }
+        if let d = drawing.presenter.busyDeadline { deadline = min(deadline, d) }
+        if let d = drawing.presenter.shrinkDeadline { deadline = min(deadline, d) }
         if let d = watchdog?.nextPing { deadline = min(deadline, d) }
         if let d = admin?.deadline { deadline = min(deadline, d) }
         if let d = corners?.deadline { deadline = min(deadline, d) }
         if let d = saverReset.due { deadline = min(deadline, d) }
-        if let d = frames.holdDeadline { deadline = min(deadline, d) }
+        if let d = input.frames.holdDeadline { deadline = min(deadline, d) }
         if let d = kioskGuardDeadline { deadline = min(deadline, d) }
         if let d = placementCheck.due { deadline = min(deadline, d) }
-        if frameWanted && !presenter.isBusy, let d = pacer.nextDeadline { deadline = min(deadline, d) }
+        if frameWanted && !drawing.presenter.isBusy, let d = drawing.pacer.nextDeadline { deadline = min(deadline, d) }
         guard deadline.isFinite else { return -1 }
         let ms = ((deadline - now) * 1000).rounded(.up)
         return ms <= 0 ? 0 : Int32(min(ms, 86_400_000))

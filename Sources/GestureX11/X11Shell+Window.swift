@@ -35,7 +35,7 @@ extension X11Shell {
     func createWindow() {
         var w: Int
         var h: Int
-        if let p = placement?.rect {
+        if let p = windowState.placement?.rect {
             (w, h) = (p.width, p.height)
         } else {
             let s = options.size ?? ShellOptions.defaultSize
@@ -59,11 +59,11 @@ extension X11Shell {
         let mask = XCB_CW_BACK_PIXMAP.rawValue | XCB_CW_BIT_GRAVITY.rawValue | XCB_CW_EVENT_MASK.rawValue
         var values: [UInt32] = [0, UInt32(XCB_GRAVITY_NORTH_WEST.rawValue), events]
         xcb_create_window(
-            x.raw, x.rootDepth, xid, x.root, Int16(clamping: placement?.rect.x ?? 0),
-            Int16(clamping: placement?.rect.y ?? 0), UInt16(clamping: w), UInt16(clamping: h), 0,
+            x.raw, x.rootDepth, xid, x.root, Int16(clamping: windowState.placement?.rect.x ?? 0),
+            Int16(clamping: windowState.placement?.rect.y ?? 0), UInt16(clamping: w), UInt16(clamping: h), 0,
             UInt16(XCB_WINDOW_CLASS_INPUT_OUTPUT.rawValue), x.rootVisual, mask, &values)
         window = UInt(xid)
-        pixelSize = drawnSize(width: w, height: h)
+        windowState.pixelSize = drawnSize(width: w, height: h)
         size = pointSize(width: w, height: h)
         setProperties(width: w, height: h)
         if options.kiosk { hideCursor() }
@@ -71,7 +71,7 @@ extension X11Shell {
 
     /// Whether the server has XInput 2 (and which version: ``xinputVersion``).
     func xinputAvailable() -> Bool {
-        if xiOpcode != 0 { return true }
+        if input.xiOpcode != 0 { return true }
         guard let ext = gestures_xinput_extension(x.raw), ext.pointee.present != 0 else { return false }
         let cookie = xcb_input_xi_query_version(x.raw, 2, 4)
         guard let reply = xcb_input_xi_query_version_reply(x.raw, cookie, nil) else {
@@ -81,7 +81,7 @@ extension X11Shell {
         defer { free(reply) }
         guard reply.pointee.major_version >= 2 else { return false }
         xinputVersion = Double(reply.pointee.major_version) + Double(reply.pointee.minor_version) / 10
-        xiOpcode = ext.pointee.major_opcode
+        input.xiOpcode = ext.pointee.major_opcode
         return true
     }
 
@@ -103,7 +103,7 @@ extension X11Shell {
         // WM_NORMAL_HINTS: flags PSize|PMinSize, then x, y, width, height, min width, min height…
         var hints = [UInt32](repeating: 0, count: 18)
         hints[0] = 8 | 16
-        if let p = placement?.rect {
+        if let p = windowState.placement?.rect {
             // USPosition|USSize on the chosen monitor (X11Shell+Monitors.swift).
             (hints[0], hints[1], hints[2]) = (
                 8 | 16 | 1 | 2, UInt32(bitPattern: Int32(p.x)), UInt32(bitPattern: Int32(p.y))
@@ -117,7 +117,7 @@ extension X11Shell {
         if options.fullscreen || options.kiosk {
             x.setProperty(
                 xid, x.atom("_NET_WM_STATE"), type: PredefinedAtom.atom, words: [x.atom("_NET_WM_STATE_FULLSCREEN")])
-            fullscreenNow = true
+            windowState.fullscreenNow = true
         }
         kioskGuardProperties()
     }
@@ -182,8 +182,8 @@ extension X11Shell {
             // Only one client may select touch events on a window (BadAccess otherwise).
             let status = select(events + touch, on: xid, device: XI.allMasterDevices, checked: true)
             if status < 0 { XConnection.lost() }
-            touchSelected = status == 0
-            if !touchSelected {
+            input.touchSelected = status == 0
+            if !input.touchSelected {
                 select(events, on: xid, device: XI.allMasterDevices)
                 writeStderr("gestures: warning: another client takes the touch events; touch is off")
             }
@@ -235,25 +235,27 @@ extension X11Shell {
     }
 
     func toggleFullscreen() {
-        if hasWindowManager {
+        if windowState.hasWindowManager {
             // _NET_WM_STATE_TOGGLE (2) of the fullscreen state, source indication 1 (application).
             var data: [UInt32] = [2, x.atom("_NET_WM_STATE_FULLSCREEN"), 0, 1, 0]
             gestures_send_client_message(
                 x.raw, x.root, xid, x.atom("_NET_WM_STATE"), &data,
                 XCB_EVENT_MASK_SUBSTRUCTURE_REDIRECT.rawValue | XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY.rawValue)
-        } else if let g = savedGeometry {
+        } else if let g = windowState.savedGeometry {
             moveResize(x: g.x, y: g.y, width: g.w, height: g.h)
-            savedGeometry = nil
+            windowState.savedGeometry = nil
         } else {
-            savedGeometry = (0, 0, UInt32(pixelSize.width), UInt32(pixelSize.height))
+            windowState.savedGeometry = (
+                0, 0, UInt32(windowState.pixelSize.width), UInt32(windowState.pixelSize.height)
+            )
             // The chosen monitor (--monitor), else the whole screen (X11Shell+Monitors.swift).
             if let p = try? currentPlacement(strict: false) {
-                placement = p
+                windowState.placement = p
                 moveResize(
                     x: Int32(p.rect.x), y: Int32(p.rect.y), width: UInt32(p.rect.width), height: UInt32(p.rect.height))
             }
         }
-        fullscreenNow.toggle()
+        windowState.fullscreenNow.toggle()
     }
 
     /// The largest picture the shell draws, per side: twice the screen's size (what can be seen

@@ -19,6 +19,11 @@ import CXCB
 /// `Presenter` draws frames into its buffer in passes and puts them on screen; `SignalPipe` turns signals
 /// into a readable descriptor; `WatchdogNotifier` talks to systemd.
 ///
+/// Its state is grouped by owner (docs/DESIGN.md §2): `input` (`InputPipeline`: translation,
+/// frame building, time mapping, batching), `windowState` (`WindowState`, with the window's
+/// `WindowLifecycle` as one enum), `drawing` (`DrawingState`: presenter, pacer, what to draw
+/// again) and `playback` (`Playback`); the kiosk's services are the properties after them.
+///
 /// ## The loop and its timing rules
 ///
 /// ```
@@ -127,61 +132,26 @@ public final class X11Shell {
 
     let x: XConnection
     let xid: xcb_window_t
-    @exclusivity(unchecked) var presenter: Presenter!
-    var keyboardMap: KeyboardMap?
-    @exclusivity(unchecked) var xiOpcode: UInt8 = 0
-    @exclusivity(unchecked) var touchSelected = false
-    /// XI 2.1 scroll valuators by slave device (X11Shell+Scroll.swift).
-    @exclusivity(unchecked) var scrollAxes: [Int32: ScrollAxes] = [:]
-    var pixelSize = (width: 0, height: 0)
-    @exclusivity(unchecked) var pendingPixelSize: (width: Int, height: Int)?
-    var parentIsRoot = true
-    var hasWindowManager = false
-    var fullscreenNow = false
-    var savedGeometry: (x: Int32, y: Int32, w: UInt32, h: UInt32)?
-    /// When the next frame may be drawn (Present's vertical blanks, or a deadline).
-    @exclusivity(unchecked) var pacer: FramePacer!
 
-    let translator: InputTranslator
-    @exclusivity(unchecked) var timeMapper = ServerTimeMapper()
-    var shakeDetector = WindowShakeDetector()
-    @exclusivity(unchecked) var lastFed = 0.0
-    @exclusivity(unchecked) var lastTouchFrameTime: Double?
-    @exclusivity(unchecked) var pendingScreenshots: [String] = []
-    @exclusivity(unchecked) var scratch: [TouchChange] = []
-    @exclusivity(unchecked) var frames = TouchFrameBuilder()
-    /// When the events being handled were read from the socket (shell seconds).
-    @exclusivity(unchecked) var received = 0.0
+    /// The input pipeline (`InputPipeline`): translator, frame builder, time mapping, batching.
+    @exclusivity(unchecked) var input: InputPipeline
 
-    @exclusivity(unchecked) var motionSeen = false
-    /// The last read stopped at its budget with the socket maybe not empty: no batch may follow.
-    @exclusivity(unchecked) var readCut = false
-    /// The last pointer motion of a read, while its finger is down (see `applyHeldMotion()`).
-    @exclusivity(unchecked) var heldMotion: HeldMotion?
-    var malformedReported = 0
-    var windowDestroyed = false
-    /// Window pixels exposed since the last frame (drawn again by the next frame).
-    @exclusivity(unchecked) var exposedRect: PixelRect?
-    @exclusivity(unchecked) var everExposed = false
-    @exclusivity(unchecked) var forceRedraw = true
-    @exclusivity(unchecked) var drawnOverlay: [Point] = []
-    @exclusivity(unchecked) var isReady = false
     @exclusivity(unchecked) var running = false
     var exitStatus: Int32 = 0
-    /// Set when ``run(scene:beforeExit:)`` has returned: the window is destroyed and the
-    /// connection closed, so nothing may reach the server again (a second `run` traps with a
-    /// message; ``writePNG(to:)`` returns false, ``play(_:actions:exitWhenDone:)`` does nothing).
-    private(set) var finished = false
+    /// The window (`WindowState`): its lifecycle, size and placement. The lifecycle is closed
+    /// once ``run(scene:beforeExit:)`` has returned: the window is destroyed and the connection
+    /// closed, so nothing may reach the server again (a second `run` traps with a message;
+    /// ``writePNG(to:)`` returns false, ``play(_:actions:exitWhenDone:)`` does nothing).
+    @exclusivity(unchecked) var windowState = WindowState()
+    /// Drawing between frames (`DrawingState`): presenter, pacer, what to draw again.
+    @exclusivity(unchecked) var drawing = DrawingState()
+    /// A replay through the window (`Playback`).
+    @exclusivity(unchecked) var playback = Playback()
 
     /// Wakes the loop during a batched dead drag (nil without XInput 2).
     var wake: WakeConnection?
-    @exclusivity(unchecked) var replay: ReplayPlayer?
-    var exitAfterReplay = false
-    var replayReported = false
     let watchdog = WatchdogNotifier.fromEnvironment()
-    /// Fullscreen: the monitor (or screen) the window covers (`X11Shell+Monitors.swift`).
-    var placement: Placement?
-    var mappedOnce = false
+    /// The kiosk's check that the window covers its monitor (`X11Shell+Monitors.swift`).
     var placementCheck = PlacementCheck()
     /// The kiosk under a window manager (X11Shell+KioskGuard.swift).
     var kioskGuard = KioskGuardState()
@@ -191,7 +161,6 @@ public final class X11Shell {
     var admin: AdminExit?
     var corners: CornerPress?
     var cornerTaps: CornerTaps?
-    var keyRepeats = KeyRepeatFilter()
     /// Touches that began on the PIN pad (they never reach the scene).
     var padTouches: Set<Int> = []
 
@@ -208,16 +177,15 @@ public final class X11Shell {
         x.intern(Self.atomNames)
         scaleChoice = Self.chooseScale(x, option: options.scale, monitor: options.monitor)
         scale = scaleChoice.scale
-        translator = InputTranslator(simulateModifier: options.simulateModifier) { _ in .zero }
-        translator.mirrorCenter = { [unowned self] p in self.scene?.mirrorCenter(for: p) ?? p }
-        scratch.reserveCapacity(8)
-        hasWindowManager = detectWindowManager()
-        if options.fullscreen || options.kiosk { placement = try currentPlacement(strict: true) }
+        input = InputPipeline(translator: InputTranslator(simulateModifier: options.simulateModifier) { _ in .zero })
+        input.translator.mirrorCenter = { [unowned self] p in self.scene?.mirrorCenter(for: p) ?? p }
+        windowState.hasWindowManager = detectWindowManager()
+        if options.fullscreen || options.kiosk { windowState.placement = try currentPlacement(strict: true) }
         createWindow()
-        presenter = Presenter(connection: x, window: xid, depth: x.rootDepth, allowSHM: options.useSHM)
+        drawing.presenter = Presenter(connection: x, window: xid, depth: x.rootDepth, allowSHM: options.useSHM)
         readKeyboardMap()
         let refresh = refreshRate()
-        pacer = FramePacer(
+        drawing.pacer = FramePacer(
             connection: x, window: xid, interval: 1 / (refresh ?? options.maximumFrameRate),
             usePresent: options.usePresent && refresh != nil)
         setUpInput()
@@ -241,12 +209,12 @@ public final class X11Shell {
     public func play(
         _ source: ReplayEvents, actions: [(position: Int, timestamp: Double)] = [], exitWhenDone: Bool
     ) {
-        guard !finished else { return }
+        guard !windowState.lifecycle.isClosed else { return }
         let player = ReplayPlayer(source: source, actions: actions, idOffset: 1_000_000)
-        replay = player
-        exitAfterReplay = exitWhenDone
-        replayReported = false
-        if isReady { player.begin(at: max(clock.now(), lastFed)) }
+        playback.player = player
+        playback.exitWhenDone = exitWhenDone
+        playback.reported = false
+        if windowState.lifecycle.isReady { player.begin(at: max(clock.now(), input.lastFed)) }
     }
 
     /// Asks the loop to end; ``run(scene:beforeExit:)`` returns `status`.
@@ -258,16 +226,20 @@ public final class X11Shell {
     /// Writes a PNG of the window (see ``writePNG(to:)``) once the next frame is drawn — or at
     /// the next turn of the loop when nothing needs drawing.
     public func requestScreenshot(_ path: String) {
-        pendingScreenshots.append(path)
+        drawing.pendingScreenshots.append(path)
     }
 
     /// Draws the current frame if anything changed and writes the window's picture (drawn
     /// whole, in pixels) as a PNG. False when there is no frame yet or cairo fails.
     public func writePNG(to path: String) -> Bool {
-        guard !finished else { return false }
+        guard !windowState.lifecycle.isClosed else { return false }
         // Not into a buffer the server may still be reading (a frame in flight).
-        if everExposed && !presenter.isBusy && (frameWanted || !presenter.hasFrame) { drawFrame(now: clock.now()) }
-        guard presenter.hasFrame else { return false }
+        if windowState.lifecycle.hasBeenExposed && !drawing.presenter.isBusy
+            && (frameWanted || !drawing.presenter.hasFrame)
+        {
+            drawFrame(now: clock.now())
+        }
+        guard drawing.presenter.hasFrame else { return false }
         return writeWindowPicture(to: path)
     }
 
@@ -279,11 +251,13 @@ public final class X11Shell {
     /// final log line or screenshot).
     /// A shell runs once: its connection is closed when `run` returns.
     public func run(scene: ShellScene, beforeExit: (() -> Void)? = nil) -> Int32 {
-        precondition(!finished, "X11Shell.run: this shell has already run (its X connection is closed)")
+        precondition(
+            !windowState.lifecycle.isClosed, "X11Shell.run: this shell has already run (its X connection is closed)")
         self.scene = scene
         let signals = SignalPipe.install()
         scene.resize(to: size, at: 0)
         xcb_map_window(x.raw, xid)
+        windowState.lifecycle.mapRequested()
         x.flush()
         running = true
         // The signal pipe, the wake connection (a negative fd is skipped), the main queue, then
@@ -299,7 +273,7 @@ public final class X11Shell {
         var woken = false
         var stashed: UnsafeMutablePointer<xcb_generic_event_t>?
         while running {
-            motionSeen = false
+            input.motionSeen = false
             drainEvents(first: stashed, read: readable)
             stashed = nil
             guard running else { break }
@@ -310,11 +284,11 @@ public final class X11Shell {
             let now = clock.now()
             runTimers(now: now)
             guard running else { break }
-            presenter.expireCompletion(now: now)
-            presenter.shrinkIfIdle(now: now)
+            drawing.presenter.expireCompletion(now: now)
+            drawing.presenter.shrinkIfIdle(now: now)
             let drew = drawIfNeeded(now: now)
             // A frame waits for the last one to be processed: make sure something will tell.
-            if frameWanted && presenter.isBusy { presenter.requestSync(now: now) }
+            if frameWanted && drawing.presenter.isBusy { drawing.presenter.requestSync(now: now) }
             watchdog?.pingIfDue(now: now)
             x.flush()
             // Events XCB read meanwhile (while waiting for a reply) are not seen by poll().
@@ -331,8 +305,8 @@ public final class X11Shell {
             // (The hold is read each turn: the wake connection opens after the first frame.)
             let hold = batchHold
             let batching =
-                motionSeen && !drew && !frameWanted && !woken && hold > 0 && !scene.hasLiveGestures
-                && frames.holdDeadline == nil && !readCut
+                input.motionSeen && !drew && !frameWanted && !woken && hold > 0 && !scene.hasLiveGestures
+                && input.frames.holdDeadline == nil && !input.readCut
             if batching {
                 let ms = Int32((hold * 1000).rounded(.up))
                 timeout = timeout < 0 ? ms : min(timeout, ms)
@@ -362,31 +336,32 @@ public final class X11Shell {
     }
 
     private func tearDown() {
-        finished = true
+        let windowExists = windowState.lifecycle.windowExists
+        windowState.lifecycle.close()
         wake?.close()
         wake = nil
-        presenter.close()
+        drawing.presenter.close()
         suspendScreenSaver(false)
-        if !windowDestroyed { xcb_destroy_window(x.raw, xid) }
+        if windowExists { xcb_destroy_window(x.raw, xid) }
         // A server that stopped processing requests may have stopped reading too: a flush could
         // wait for it forever. Closing the connection frees everything of ours on the server.
-        if !presenter.isStalled { _ = xcb_flush(x.raw) }
+        if !drawing.presenter.isStalled { _ = xcb_flush(x.raw) }
         x.close()
     }
 
     /// Whether something is waiting to be drawn.
     var frameWanted: Bool {
-        guard everExposed else { return false }
-        return forceRedraw || exposedRect != nil || scene.needsDisplay || currentOverlay != drawnOverlay
+        guard windowState.lifecycle.hasBeenExposed else { return false }
+        return drawing.forceRedraw || drawing.exposedRect != nil || scene.needsDisplay
+            || currentOverlay != drawing.drawnOverlay
     }
 
     var currentOverlay: [Point] {
-        translator.modifierHeld || !drawnOverlay.isEmpty ? translator.overlay : []
+        input.translator.modifierHeld || !drawing.drawnOverlay.isEmpty ? input.translator.overlay : []
     }
 
-    /// Feeds one input event to the scene (applying a pending resize first). A touch frame
-    /// right after another one is given a later time (by 1 µs if need be): in a trace, touch
-    /// lines that share a time form one frame, and a recording must read back as it was fed.
+    /// Feeds one input event to the scene (applying a pending resize first; its time as
+    /// `InputPipeline/stamp(_:)` makes it).
     func feed(_ event: InputEvent, real: Bool) {
         applyPendingResize()
         if real { noteRealInput(at: event.timestamp) }
@@ -400,30 +375,20 @@ public final class X11Shell {
     }
 
     func deliver(_ event: InputEvent) {
-        var event = event
-        if case .touches(var frame) = event {
-            if let previous = lastTouchFrameTime, frame.timestamp <= previous {
-                frame.timestamp = quantize(previous + 0.000_001)
-                event = .touches(frame)
-            }
-            lastTouchFrameTime = frame.timestamp
-        } else {
-            lastTouchFrameTime = nil
-        }
-        lastFed = max(lastFed, event.timestamp)
+        let event = input.stamp(event)
         onInput?(event)
         scene.handle(event)
     }
 
     func applyPendingResize() {
-        guard let p = pendingPixelSize else { return }
-        pendingPixelSize = nil
-        guard p.width != pixelSize.width || p.height != pixelSize.height else { return }
-        pixelSize = p
+        guard let p = windowState.pendingPixelSize else { return }
+        windowState.pendingPixelSize = nil
+        guard p.width != windowState.pixelSize.width || p.height != windowState.pixelSize.height else { return }
+        windowState.pixelSize = p
         size = pointSize(width: p.width, height: p.height)
-        let t = max(clock.now(), lastFed)
-        lastFed = t
+        let t = max(clock.now(), input.lastFed)
+        input.lastFed = t
         scene.resize(to: size, at: t)
-        forceRedraw = true
+        drawing.forceRedraw = true
     }
 }

@@ -1,4 +1,5 @@
 import CCairo
+import Dispatch
 import GestureImage
 import GestureKit
 import GestureTrace
@@ -10,30 +11,49 @@ import GestureTrace
 /// A picture loaded once from a PNG or JPEG file into a Cairo image surface (UIKit: `UIImage`).
 ///
 /// The format is told by the file's first bytes, not its name. PNG is decoded by Cairo (libpng),
-/// JPEG by libjpeg-turbo's TurboJPEG into an opaque surface. Anything else — another format, a
-/// text file, a directory, a PNG or JPEG cut short or damaged — is refused with one line that
-/// names the file and says a PNG or JPEG was expected. A JPEG's EXIF orientation is applied, CMYK
-/// and YCCK JPEGs are shown, and a JPEG is decoded at the size it is drawn (``JPEGPicture``).
+/// JPEG by GestureImage's ``JPEGPicture`` (libjpeg-turbo's TurboJPEG), the decoder the library's
+/// `Image` uses. Anything else — another format, a text file, a directory, a PNG or JPEG cut
+/// short or damaged — is refused with one line that names the file and says a PNG or JPEG was
+/// expected. A JPEG's EXIF orientation is applied, CMYK and YCCK JPEGs are shown, a JPEG of too
+/// many scans is refused, and a JPEG is decoded once, at the size it is shown.
 /// Deviation from `UIImage`: no other formats.
+///
+/// **When a JPEG is decoded** (a 24-megapixel photo costs about 130 ms of CPU at 1/4 and 200 ms
+/// at full size, mostly the entropy decoding that every scale pays): loading reads only its
+/// header and markers. The live window starts the decode on another thread before it connects
+/// (``startDecoding(toFit:height:)``, for the size it asks for), then calls
+/// ``prepare(toFit:height:)`` with its size in device pixels; the JPEG is decoded once, at the
+/// smallest of libjpeg-turbo's 1/8, 1/4, 1/2 and full size that still covers the picture fitted
+/// whole into the window, and every later frame draws from that decode until the picture is
+/// enlarged past it. A pinch past that size is drawn from those pixels while it moves and decoded
+/// again, larger, once it settles (``pixels(forScale:load:)`` with `load`): no decode delays a
+/// frame while the fingers move, and a touch that comes during that decode waits for it. The
+/// larger decode is let go when the picture is shown at the window's size again.
 public final class DemoImage: @unchecked Sendable {
     /// The `cairo_surface_t *` holding the pixels at full size. A JPEG is decoded at full size
     /// only when this is asked for (the window draws from ``pixels(forScale:load:)``, which
     /// decodes it at the size shown).
     public var surface: OpaquePointer {
         if let own { return own }
-        if let scaled, scaled.denominator == 1 { return scaled.surface }
-        // The stream decoded once already (at 1/8, when loaded), so it decodes again; if memory
-        // fails, the smaller pixels are better than none.
-        guard let jpeg, let s = try? jpeg.decode(denominator: 1, path: path) else { return scaled!.surface }
-        own = s
-        return s
+        if let zoomed, zoomed.denominator == 1 { return zoomed.surface }
+        if let base, base.denominator == 1 { return base.surface }
+        // If memory fails, the smaller pixels are better than none.
+        if let jpeg, let s = try? jpeg.decode(denominator: 1, path: path) {
+            own = s
+            return s
+        }
+        return (zoomed ?? base)?.surface ?? Self.blank()
     }
     /// The own pixels at full size: a PNG's, or a JPEG's once ``surface`` was asked for.
     private var own: OpaquePointer?
     /// A JPEG, kept in memory to be decoded at the size it is shown.
     private let jpeg: JPEGPicture?
-    /// The JPEG decoded at 1/`denominator` of its size: one at a time.
-    private var scaled: (denominator: Int, surface: OpaquePointer)?
+    /// The JPEG decoded for the window (``prepare(toFit:height:)``, else at the first drawn size).
+    private var base: (denominator: Int, surface: OpaquePointer)?
+    /// The JPEG decoded larger than `base`, while it is shown enlarged past it: one at a time.
+    private var zoomed: (denominator: Int, surface: OpaquePointer)?
+    /// A decode that failed is not tried again (the base's pixels are drawn).
+    private var failedDenominators: Set<Int> = []
     /// The size in pixels (a JPEG's as shown, after its EXIF orientation).
     public let size: Size
     /// Where it was loaded from.
@@ -52,8 +72,9 @@ public final class DemoImage: @unchecked Sendable {
     /// Loads `path`, a PNG or JPEG file (at most 256 MiB, a regular file); throws one line
     /// otherwise. `renditions` are not read now (see ``pixels(forScale:load:)``).
     ///
-    /// A JPEG is decoded once now at 1/8 of its size (which reads and checks the whole stream, so
-    /// a damaged one is refused here) and later at the size it is drawn.
+    /// A PNG is decoded now. A JPEG's header and markers are read now (a damaged header, a file
+    /// cut short, too many scans or too many pixels are refused here); its pixels are decoded by
+    /// ``prepare(toFit:height:)`` or the first draw, at the size shown.
     public init(path: String, renditions: [(factor: Double, path: String)] = []) throws(DemoImageError) {
         self.renditions = renditions.sorted { $0.factor < $1.factor }
         self.path = path
@@ -70,13 +91,84 @@ public final class DemoImage: @unchecked Sendable {
             size = Size(
                 width: Double(cairo_image_surface_get_width(s)), height: Double(cairo_image_surface_get_height(s)))
         } else if bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
-            let picture = try JPEGPicture(bytes: bytes, path: path)
-            scaled = (8, try picture.decode(denominator: 8, path: path))
+            let picture: JPEGPicture
+            do { picture = try JPEGPicture(bytes: bytes, path: path) } catch { throw DemoImageError(error) }
             jpeg = picture
             size = Size(width: Double(picture.size.width), height: Double(picture.size.height))
         } else {
             throw DemoImageError(path: path, reason: "expected a PNG or JPEG image; this file is neither")
         }
+    }
+
+    /// The denominator of the decode for a window of `width`×`height` device pixels: the
+    /// smallest decode whose pixels cover the picture fitted whole into the window.
+    private func windowDenominator(_ width: Int, _ height: Int) -> Int? {
+        guard jpeg != nil, width > 0, height > 0, size.width > 0, size.height > 0 else { return nil }
+        return JPEGPicture.denominator(forScale: min(Double(width) / size.width, Double(height) / size.height))
+    }
+
+    /// Starts decoding a JPEG on another thread for a window of about `width`×`height` device
+    /// pixels, while the caller does something else (the live window connects to the X server
+    /// meanwhile: its size in device pixels is known only then). ``prepare(toFit:height:)`` takes
+    /// the result when the size it is given needs the same decode, else it decodes again.
+    /// Nothing for a PNG.
+    public func startDecoding(toFit width: Int, height: Int) {
+        guard let jpeg, pending == nil, base == nil, let denominator = windowDenominator(width, height) else { return }
+        let job = PendingDecode(denominator: denominator)
+        let path = path
+        DispatchQueue.global(qos: .userInitiated).async {
+            do throws(ImageDecodingError) {
+                job.result = .success(try jpeg.decode(denominator: denominator, path: path))
+            } catch {
+                job.result = .failure(error)
+            }
+            job.done.signal()
+        }
+        pending = job
+    }
+
+    /// A decode running on another thread: `result` is written before `done` is signalled and
+    /// read only after waiting for it.
+    private final class PendingDecode: @unchecked Sendable {
+        let denominator: Int
+        let done = DispatchSemaphore(value: 0)
+        var result: Result<OpaquePointer, ImageDecodingError>?
+        init(denominator: Int) { self.denominator = denominator }
+    }
+    private var pending: PendingDecode?
+
+    /// Waits for a decode started by ``startDecoding(toFit:height:)``, if any: its surface when it
+    /// has `denominator` (or its error), else nil (a surface of another size is let go).
+    private func takePending(_ denominator: Int) throws(DemoImageError) -> OpaquePointer? {
+        guard let job = pending else { return nil }
+        pending = nil
+        job.done.wait()
+        switch job.result {
+        case .success(let s) where job.denominator == denominator: return s
+        case .success(let s):
+            cairo_surface_destroy(s)
+            return nil
+        case .failure(let error) where job.denominator == denominator: throw DemoImageError(error)
+        case .failure, nil: return nil
+        }
+    }
+
+    /// Decodes a JPEG for a window of `width`×`height` device pixels: at the smallest of 1/8, 1/4,
+    /// 1/2 and full size whose pixels cover the picture fitted whole into the window (see the
+    /// type's notes), or takes that decode from ``startDecoding(toFit:height:)``; throws one line
+    /// when the stream is damaged. Nothing for a PNG, or when that decode is already held.
+    public func prepare(toFit width: Int, height: Int) throws(DemoImageError) {
+        guard let jpeg, let denominator = windowDenominator(width, height) else { return }
+        if let s = try takePending(denominator) {
+            if let base { cairo_surface_destroy(base.surface) }
+            base = (denominator, s)
+            return
+        }
+        guard base?.denominator != denominator else { return }
+        let s: OpaquePointer
+        do { s = try jpeg.decode(denominator: denominator, path: path) } catch { throw DemoImageError(error) }
+        if let base { cairo_surface_destroy(base.surface) }
+        base = (denominator, s)
     }
 
     private init(surface s: OpaquePointer, path: String, renditions: [(factor: Double, path: String)]) {
@@ -143,8 +235,24 @@ public final class DemoImage: @unchecked Sendable {
     }
 
     deinit {
+        if let pending {
+            pending.done.wait()
+            if case .success(let s) = pending.result { cairo_surface_destroy(s) }
+        }
         if let own { cairo_surface_destroy(own) }
-        if let scaled { cairo_surface_destroy(scaled.surface) }
+        if let base { cairo_surface_destroy(base.surface) }
+        if let zoomed { cairo_surface_destroy(zoomed.surface) }
+    }
+
+    /// A 1×1 grey surface: what a JPEG whose every decode failed shows (never reached for a
+    /// stream the loader accepted, short of memory).
+    private static func blank() -> OpaquePointer {
+        let s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1)!
+        let cr = cairo_create(s)!
+        cairo_set_source_rgb(cr, 0.5, 0.5, 0.5)
+        cairo_paint(cr)
+        cairo_destroy(cr)
+        return s
     }
 
     /// Where the picture's visible pixels are, as fractions of ``size`` (0…1 from the top left):
@@ -174,25 +282,41 @@ public final class DemoImage: @unchecked Sendable {
     /// picture has settled, so a pinch in progress never waits for a decode); until then the
     /// rendition already in use, or the own pixels, are drawn. A rendition that cannot be loaded
     /// is not tried again. Main actor only, like all drawing (it changes the rendition in use).
-    @MainActor
     ///
-    /// A JPEG has no renditions: it is decoded again at the smallest of 1/8, 1/4, 1/2 or its
-    /// full size that has at least `scale` device pixels per pixel of its full size
-    /// (``JPEGPicture/denominator(forScale:)``), when `load` is true; until then the decode
-    /// already made is drawn.
+    /// A JPEG has no renditions: it is drawn from the decode made for the window
+    /// (``prepare(toFit:height:)``; without one, a decode at the first drawn size), and, once it
+    /// is enlarged past that and `load` is true, from a larger decode at the smallest of 1/4, 1/2
+    /// or its full size that has at least `scale` device pixels per pixel of its full size
+    /// (``JPEGPicture/denominator(forScale:)``); that one is let go when it is shown at the
+    /// window's decode again.
+    @MainActor
     public func pixels(forScale scale: Double, load: Bool) -> (surface: OpaquePointer, width: Int, height: Int) {
         if let jpeg {
             let wanted = JPEGPicture.denominator(forScale: scale)
-            if load, scaled?.denominator != wanted {
+            func sized(_ s: OpaquePointer) -> (OpaquePointer, Int, Int) {
+                (s, Int(cairo_image_surface_get_width(s)), Int(cairo_image_surface_get_height(s)))
+            }
+            guard let base else {
+                let s = (try? jpeg.decode(denominator: wanted, path: path)) ?? Self.blank()
+                base = (wanted, s)
+                return sized(s)
+            }
+            guard wanted < base.denominator else {
+                if let zoomed { cairo_surface_destroy(zoomed.surface) }
+                zoomed = nil
+                return sized(base.surface)
+            }
+            if load, zoomed?.denominator != wanted, !failedDenominators.contains(wanted) {
                 if wanted == 1, let own {
-                    return (own, Int(size.width), Int(size.height))
+                    return sized(own)
                 } else if let s = try? jpeg.decode(denominator: wanted, path: path) {
-                    if let scaled { cairo_surface_destroy(scaled.surface) }
-                    scaled = (wanted, s)
+                    if let zoomed { cairo_surface_destroy(zoomed.surface) }
+                    zoomed = (wanted, s)
+                } else {
+                    failedDenominators.insert(wanted)
                 }
             }
-            let s = scaled!.surface
-            return (s, Int(cairo_image_surface_get_width(s)), Int(cairo_image_surface_get_height(s)))
+            return sized((zoomed ?? base).surface)
         }
         let own = (surface, Int(size.width), Int(size.height))
         guard scale > Self.renditionThreshold else {
@@ -217,14 +341,6 @@ public final class DemoImage: @unchecked Sendable {
     /// A PNG from memory: GestureImage's decoder (the one the library's `Image` uses).
     private static func decodePNG(_ bytes: [UInt8], path: String) throws(DemoImageError) -> OpaquePointer {
         do { return try ImageDecoding.decodePNG(bytes, path: path) } catch { throw DemoImageError(error) }
-    }
-
-    /// Refuses a picture over ``maximumPixels`` or 32767 pixels a side before it is decoded
-    /// (GestureImage's check, the library's limits).
-    static func checkSize(width: Int, height: Int, format: String, path: String) throws(DemoImageError) {
-        do {
-            try ImageDecoding.checkSize(width: width, height: height, format: format, path: path)
-        } catch { throw DemoImageError(error) }
     }
 }
 

@@ -10,9 +10,10 @@ import CCairo
 /// - The copy is made when that linear part **settles**: unchanged for
 ///   ``DemoScene/imageSettleDelay`` (the scene's timer; it then redraws the picture). While it
 ///   changes (a pinch or rotation in progress) the picture is drawn straight from the source,
-///   with a bilinear filter when the source is much larger than the drawn size (cheap, at the
-///   price of some aliasing while it moves), else Cairo's good filter. A settled picture is
-///   drawn from the copy made with the good filter.
+///   with a bilinear filter when the source is much larger than the drawn size and the nearest
+///   pixel when it is enlarged (cheap, at the price of some aliasing or blockiness while it
+///   moves), else Cairo's good filter. A settled picture is drawn from the copy made with the
+///   good filter.
 /// - The copy is drawn at a whole-pixel offset (at most half a pixel from the exact place), and
 ///   is opaque — the picture already composited over the window's background, which is all that
 ///   lies under it (the picture is the scene's lowest layer) — so drawing it is a plain copy.
@@ -60,13 +61,13 @@ public final class ScaledImageCache {
         let linear = SIMD4(m.xx, m.yx, m.xy, m.yy)
         if linear != key {
             guard settled else {
-                drawStraight(image, width: width, height: height, matrix: m, into: cr)
+                drawStraight(image, width: width, height: height, matrix: m, moving: true, into: cr)
                 return
             }
             build(image, width: width, height: height, linear: m, background: background)
         }
         guard let surface else {
-            drawStraight(image, width: width, height: height, matrix: m, into: cr)
+            drawStraight(image, width: width, height: height, matrix: m, moving: !settled, into: cr)
             return
         }
         let x = (m.x0 + offset.x).rounded()
@@ -80,16 +81,22 @@ public final class ScaledImageCache {
         cairo_restore(cr)
     }
 
+    /// Draws the source resampled under `m`: bilinear below half size; nearest above its own size
+    /// while `moving` (an enlarged picture that covers a 4K window cost ~120 ms of CPU a frame
+    /// with the good filter, which is bilinear there); otherwise Cairo's good filter.
     private func drawStraight(
-        _ image: OpaquePointer, width: Int, height: Int, matrix m: cairo_matrix_t, into cr: OpaquePointer
+        _ image: OpaquePointer, width: Int, height: Int, matrix m: cairo_matrix_t, moving: Bool,
+        into cr: OpaquePointer
     ) {
         var m = m
         cairo_save(cr)
         cairo_transform(cr, &m)
         cairo_set_source_surface(cr, image, 0, 0)
-        // Drawn at less than half the source's size: bilinear while it moves.
         let drawnScale = max((m.xx * m.xx + m.yx * m.yx).squareRoot(), (m.xy * m.xy + m.yy * m.yy).squareRoot())
-        cairo_pattern_set_filter(cairo_get_source(cr), drawnScale < 0.5 ? CAIRO_FILTER_BILINEAR : CAIRO_FILTER_GOOD)
+        let enlargedAndMoving = moving && drawnScale > 1
+        let filter =
+            drawnScale < 0.5 ? CAIRO_FILTER_BILINEAR : enlargedAndMoving ? CAIRO_FILTER_FAST : CAIRO_FILTER_GOOD
+        cairo_pattern_set_filter(cairo_get_source(cr), filter)
         cairo_rectangle(cr, 0, 0, Double(width), Double(height))
         cairo_fill(cr)
         cairo_restore(cr)

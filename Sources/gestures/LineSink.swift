@@ -37,6 +37,9 @@ final class LineSink {
     private var written: Int64 = 0
     /// The most bytes waiting for a slow reader before the app gives up on it.
     static let limit = 4 << 20
+    /// Free space a full file system must have again before the log resumes (16 KiB: a few
+    /// hundred lines).
+    static let roomToResume: UInt64 = 16 << 10
     /// Keep running: seconds between tries while the file cannot be written (nil: strict).
     private let retryEvery: Double?
     /// Keep running: lines dropped since the file failed (nil: writing works).
@@ -124,6 +127,15 @@ final class LineSink {
             let new = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NONBLOCK, 0o600)
             guard new >= 0 else { return false }
             adopt(new)
+        }
+        // A full disk often still has room in the file's last block, where the short count
+        // line fits while the next lines fail: writing would seem to come back and go again at
+        // every retry. A regular file resumes only with room for lines to come.
+        if isRegularFile {
+            var fs = statvfs()
+            if fstatvfs(fd, &fs) == 0, UInt64(fs.f_bavail) * UInt64(fs.f_frsize) < Self.roomToResume {
+                return false
+            }
         }
         dropped = nil
         if let resumeLine {

@@ -80,6 +80,7 @@ struct ReplayCommand: ParsableCommand {
             throw CommandFailure.usage(error.description)
         }
         let picture = try loadPicture(explicit: image, needed: spec == nil)
+        try preparePicture(picture, width: loaded.viewport.width, height: loaded.viewport.height)
         let pngPath = png
         let classic = classic
         // (A closure with typed throws here crashes the 6.3 compiler: return the failure instead.)
@@ -113,6 +114,16 @@ struct ReplayCommand: ParsableCommand {
             return nil
         }
         if let failure { throw failure }
+    }
+}
+
+/// Decodes a JPEG picture once for a window of `width`×`height` device pixels
+/// (`DemoImage.prepare(toFit:height:)`); a damaged stream is bad input.
+func preparePicture(_ picture: DemoImage?, width: Double, height: Double) throws(CommandFailure) {
+    do {
+        try picture?.prepare(toFit: Int(width.rounded()), height: Int(height.rounded()))
+    } catch {
+        throw CommandFailure.usage(error.description)
     }
 }
 

@@ -297,6 +297,10 @@ struct RunCommand: ParsableCommand {
         options.scale = scale
         options.useXInput2 = !coreInput
         options.inputBatchInterval = inputBatchMs / 1000
+        // The picture decodes while the connection is made (for the size asked for; prepared
+        // again below only if the window's size in device pixels needs another decode).
+        let asked = options.size ?? ShellOptions.defaultSize
+        picture?.startDecoding(toFit: Int(asked.width), height: Int(asked.height))
         let shell: X11Shell
         do {
             shell = try X11Shell(options: options)
@@ -304,6 +308,9 @@ struct RunCommand: ParsableCommand {
             if case .badInput(let why) = error { throw .usage(why) }
             throw .runtime(error.description)
         }
+
+        try preparePicture(
+            picture, width: shell.size.width * shell.scale, height: shell.size.height * shell.scale)
 
         var shots = 0
         let screenshotDir = self.screenshotDir

@@ -1,4 +1,5 @@
 import GestureKit
+import GestureTestSupport
 import Testing
 
 /// A delegate allowing simultaneous recognition between named recognizers.

@@ -1,4 +1,5 @@
 import GestureKit
+import GestureTestSupport
 import Testing
 
 /// The arena's own rules (GestureArena.swift): illegal state requests trip its assert in debug

@@ -3,6 +3,7 @@
 // type names are changed (UIGestureRecognizer → GestureRecognizer, UITouch → Touch, UIEvent →
 // TouchEvent, CGPoint → Point) and the `import UIKit.UIGestureRecognizerSubclass` dropped.
 import GestureKit
+import GestureTestSupport
 
 enum CheckmarkPhases {
     case notStarted

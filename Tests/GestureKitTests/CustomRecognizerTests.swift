@@ -1,4 +1,5 @@
 import GestureKit
+import GestureTestSupport
 import Testing
 
 /// Recognizer subclasses written as for UIKit: Apple's check-mark sample ported line by line

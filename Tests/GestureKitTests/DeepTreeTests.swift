@@ -1,4 +1,5 @@
 import GestureKit
+import GestureTestSupport
 import Testing
 
 /// A view tree 100 000 deep (a generated playground spec or app could build one) is hit-tested,

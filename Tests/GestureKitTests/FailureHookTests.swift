@@ -1,4 +1,5 @@
 import GestureKit
+import GestureTestSupport
 import Testing
 
 /// `TouchDispatcher.onFailure`: called once per failure, before the failed transition is

@@ -1,4 +1,5 @@
 import GestureKit
+import GestureTestSupport
 import PropertyBased
 import Testing
 

@@ -1,4 +1,5 @@
 import GestureKit
+import GestureTestSupport
 import Testing
 
 /// Points, vectors, rects and AffineTransform with CGAffineTransform's conventions: a point maps

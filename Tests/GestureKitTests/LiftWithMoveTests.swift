@@ -1,4 +1,5 @@
 import GestureKit
+import GestureTestSupport
 import Testing
 
 /// A frame that carries a touch's last move and its lift (or cancel), as real Android and evemu

@@ -1,4 +1,5 @@
 import GestureKit
+import GestureTestSupport
 import Testing
 
 /// `TouchDispatcher.hasLiveGestures`: whether the next move could change a recognizer's state

@@ -1,4 +1,5 @@
 import GestureKit
+import GestureTestSupport
 import Testing
 
 /// LongPressGestureRecognizer against docs/DESIGN.md §3: 0.5 s, 10 pt before began only, touch

@@ -1,4 +1,5 @@
 import GestureKit
+import GestureTestSupport
 import Testing
 
 /// PanGestureRecognizer against docs/DESIGN.md §3. Velocities are the least-squares slopes of the

@@ -1,4 +1,5 @@
 import GestureKit
+import GestureTestSupport
 import Testing
 
 /// PinchGestureRecognizer against docs/DESIGN.md §3: > 8 pt, scale = distance / distance at the

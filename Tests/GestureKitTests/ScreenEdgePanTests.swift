@@ -1,4 +1,5 @@
 import GestureKit
+import GestureTestSupport
 import Testing
 
 /// ScreenEdgePanGestureRecognizer against docs/DESIGN.md §3, in the harness's 1024×768 window:

@@ -1,4 +1,5 @@
 import GestureKit
+import GestureTestSupport
 import Testing
 
 /// Scroll input: pans take the scroll types their `allowedScrollTypesMask`

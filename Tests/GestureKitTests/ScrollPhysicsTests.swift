@@ -1,5 +1,6 @@
 import Foundation
 import GestureKit
+import GestureTestSupport
 import Testing
 
 /// ``ScrollPhysics``: UIScrollView's deceleration and rubber band as functions of time, and

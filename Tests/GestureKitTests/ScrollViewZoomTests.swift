@@ -1,4 +1,5 @@
 import GestureKit
+import GestureTestSupport
 import Testing
 
 /// A scroll view of 400×600 at (100, 100) whose zooming view is a 400×600 view.

@@ -1,4 +1,5 @@
 import GestureKit
+import GestureTestSupport
 import Testing
 
 /// ShakeGestureRecognizer: one `ended` line per shake, for every enabled shake recognizer in the

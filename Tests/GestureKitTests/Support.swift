@@ -1,4 +1,5 @@
 import GestureKit
+import GestureTestSupport
 import Testing
 
 /// A compact, exact rendering of the event log for whole-log assertions:
@@ -39,21 +40,6 @@ final class LogRecorder {
     func states(of name: String) -> [GestureState] {
         transitions.filter { $0.name == name }.map(\.state)
     }
-}
-
-/// Builds touch frames on a virtual clock.
-@MainActor
-struct Finger {
-    static func down(_ id: Int, _ x: Double, _ y: Double) -> TouchChange {
-        TouchChange(id: id, phase: .began, location: Point(x: x, y: y))
-    }
-    static func move(_ id: Int, _ x: Double, _ y: Double) -> TouchChange {
-        TouchChange(id: id, phase: .moved, location: Point(x: x, y: y))
-    }
-    static func up(_ id: Int, _ x: Double, _ y: Double) -> TouchChange {
-        TouchChange(id: id, phase: .ended, location: Point(x: x, y: y))
-    }
-    static func cancel(_ id: Int) -> TouchChange { TouchChange(id: id, phase: .cancelled, location: .zero) }
 }
 
 /// A root view of 1024×768 with a dispatcher and a recorder.

@@ -1,4 +1,5 @@
 import GestureKit
+import GestureTestSupport
 import Testing
 
 /// SwipeGestureRecognizer against docs/DESIGN.md §3: ≥ 50 pt, ≥ 300 pt/s average since touch-down,

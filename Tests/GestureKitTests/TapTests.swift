@@ -1,4 +1,5 @@
 import GestureKit
+import GestureTestSupport
 import Testing
 
 /// TapGestureRecognizer against docs/DESIGN.md §3: 10 pt movement, 0.5 s hold, 0.3 s gap, 40 pt

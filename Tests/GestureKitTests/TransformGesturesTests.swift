@@ -1,4 +1,5 @@
 import GestureKit
+import GestureTestSupport
 import Testing
 
 /// ``TransformGestures``: pan, pinch and rotation at once keep the content under the fingers.

@@ -1,4 +1,5 @@
 import GestureKit
+import GestureTestSupport
 import Testing
 
 /// ``TransformGestures`` reports the lift velocities at the end of a session (where an app

@@ -1,4 +1,5 @@
 import GestureKit
+import GestureTestSupport
 import Testing
 
 /// The least-squares velocity estimator (docs/DESIGN.md §3): samples of the last 100 ms, at most 20,

@@ -1,4 +1,5 @@
 import GestureKit
+import GestureTestSupport
 import Testing
 
 /// View geometry with UIView's conventions: center and bounds place a view in its superview, the

@@ -2,6 +2,7 @@
 // errors); the recordings they build are inline so each case reads alone.
 import Foundation
 import GestureKit
+import GestureTestSupport
 import GestureTrace
 import Testing
 
@@ -59,15 +60,15 @@ struct EvemuTests {
         #expect(!trace.viewportFromTrace)
         #expect(
             trace.events == [
-                frame(0, began(1, 100, 50)),
+                frame(0, Finger.down(1, 100, 50)),
                 // Slots in ascending order; slot 0 keeps its y.
-                frame(0.01, moved(1, 120, 50), began(2, 500, 250)),
-                frame(0.02, ended(1, 120, 50)),
+                frame(0.01, Finger.move(1, 120, 50), Finger.down(2, 500, 250)),
+                frame(0.02, Finger.up(1, 120, 50)),
                 // (0.03: only a touch-major change: no frame.)
                 // A new tracking id without a -1 replaces the touch: the old one ends where it was.
-                frame(0.04, ended(2, 500, 250), began(3, 500, 260)),
+                frame(0.04, Finger.up(2, 500, 250), Finger.down(3, 500, 260)),
                 // (0.05: a touch that starts and lifts within one frame is dropped.)
-                frame(0.06, ended(3, 500, 260)),
+                frame(0.06, Finger.up(3, 500, 260)),
             ])
     }
 
@@ -115,15 +116,15 @@ struct EvemuTests {
         let trace = try parse(text)
         #expect(
             trace.events == [
-                frame(0, began(1, 100, 100), began(2, 900, 400)),
+                frame(0, Finger.down(1, 100, 100), Finger.down(2, 900, 400)),
                 // Listed in the other order: still matched to the nearest contacts.
-                frame(0.012, moved(2, 890, 405), moved(1, 110, 100)),
+                frame(0.012, Finger.move(2, 890, 405), Finger.move(1, 110, 100)),
                 // A contact missing from the frame has lifted.
-                frame(0.024, ended(2, 890, 405), moved(1, 115, 100)),
-                frame(0.036, began(3, 500, 300)),
+                frame(0.024, Finger.up(2, 890, 405), Finger.move(1, 115, 100)),
+                frame(0.036, Finger.down(3, 500, 300)),
                 // Touch major 0: the finger is leaving (Apple bcm5974).
-                frame(0.048, ended(1, 115, 100), moved(3, 505, 300)),
-                frame(0.06, ended(3, 505, 300)),
+                frame(0.048, Finger.up(1, 115, 100), Finger.move(3, 505, 300)),
+                frame(0.06, Finger.up(3, 505, 300)),
             ])
     }
 
@@ -155,9 +156,9 @@ struct EvemuTests {
         let trace = try parse(text)
         #expect(
             trace.events == [
-                frame(0, began(1, 100, 100), began(2, 120, 100)),
-                frame(0.01, moved(2, 101, 100), moved(1, 119, 100)),
-                frame(0.02, ended(2, 101, 100), ended(1, 119, 100)),
+                frame(0, Finger.down(1, 100, 100), Finger.down(2, 120, 100)),
+                frame(0.01, Finger.move(2, 101, 100), Finger.move(1, 119, 100)),
+                frame(0.02, Finger.up(2, 101, 100), Finger.up(1, 119, 100)),
             ])
     }
 
@@ -182,10 +183,10 @@ struct EvemuTests {
         let trace = try parse(text, size: Size(width: 1000, height: 1000))
         #expect(
             trace.events == [
-                frame(0, began(1, 100, 200)),
-                frame(0.1, moved(1, 150, 200)),
-                frame(0.2, ended(1, 150, 200)),
-                frame(0.4, began(2, 300, 200)),
+                frame(0, Finger.down(1, 100, 200)),
+                frame(0.1, Finger.move(1, 150, 200)),
+                frame(0.2, Finger.up(1, 150, 200)),
+                frame(0.4, Finger.down(2, 300, 200)),
             ])
     }
 
@@ -211,9 +212,9 @@ struct EvemuTests {
         let trace = try parse(events, size: Size(width: 800, height: 600), device: device)
         #expect(
             trace.events == [
-                frame(0, began(1, 400, 300)),
+                frame(0, Finger.down(1, 400, 300)),
                 // The far edge and beyond the range stay inside the viewport (rects are half-open).
-                frame(0.1, moved(1, (800.0).nextDown, 0)),
+                frame(0.1, Finger.move(1, (800.0).nextDown, 0)),
             ])
         // Without a description the recording cannot be scaled.
         #expect(throws: TraceError(file: "r.events", line: 1, message: Self.noRanges)) {
@@ -299,7 +300,7 @@ struct EvemuTests {
             E: 1.0 0003 0036 2147483647
             E: 1.0 0000 0000 0
             """)
-        #expect(trace.events == [frame(0, began(1, 0, Double(500).nextDown))])
+        #expect(trace.events == [frame(0, Finger.down(1, 0, Double(500).nextDown))])
     }
 
     /// The latest time that fits in `Int64` nanoseconds still reads (the bound of the error above).
@@ -313,7 +314,7 @@ struct EvemuTests {
                 E: 9223372036.854775807 0003 0039 -1
                 E: 9223372036.854775807 0000 0000 0
                 """)
-        #expect(trace.events == [frame(0, began(1, 100, 50)), frame(1e-9, ended(1, 100, 50))])
+        #expect(trace.events == [frame(0, Finger.down(1, 100, 50)), frame(1e-9, Finger.up(1, 100, 50))])
     }
 
     @Test func errorsInTheDeviceDescriptionNameThatFile() {
@@ -393,15 +394,15 @@ struct GeteventTests {
                 .touches(
                     TouchFrame(
                         timestamp: 0.000052,
-                        changes: [TouchChange(id: 1, phase: .began, location: Point(x: 0x213, y: 0x308))])),
+                        changes: [Finger.down(1, 0x213, 0x308)])),
                 .touches(
                     TouchFrame(
                         timestamp: 0.010056,
-                        changes: [TouchChange(id: 1, phase: .moved, location: Point(x: 0x220, y: 0x308))])),
+                        changes: [Finger.move(1, 0x220, 0x308)])),
                 .touches(
                     TouchFrame(
                         timestamp: 0.041181,
-                        changes: [TouchChange(id: 1, phase: .ended, location: Point(x: 0x220, y: 0x308))])),
+                        changes: [Finger.up(1, 0x220, 0x308)])),
             ])
     }
 

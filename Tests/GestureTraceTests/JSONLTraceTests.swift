@@ -1,4 +1,5 @@
 import GestureKit
+import GestureTestSupport
 import GestureTrace
 import Testing
 
@@ -28,14 +29,14 @@ struct JSONLTraceTests {
         #expect(trace.viewportFromTrace)
         #expect(
             trace.events == [
-                frame(0, began(1, 100, 200)),
-                frame(0.016, moved(1, 104.5, 200), began(2, 300, 250)),
-                frame(0.1, ended(1, 110, 200)),
+                frame(0, Finger.down(1, 100, 200)),
+                frame(0.016, Finger.move(1, 104.5, 200), Finger.down(2, 300, 250)),
+                frame(0.1, Finger.up(1, 110, 200)),
                 // A cancel without x/y keeps the touch's last position.
                 .touches(
                     TouchFrame(
                         timestamp: 0.12,
-                        changes: [TouchChange(id: 2, phase: .cancelled, location: Point(x: 300, y: 250))])),
+                        changes: [Finger.cancel(2, 300, 250)])),
                 .shake(timestamp: 1.5),
                 .touchpadPinch(
                     TouchpadPinch(
@@ -88,10 +89,10 @@ struct JSONLTraceTests {
         let trace = try parse(text)
         #expect(
             trace.events == [
-                frame(1, began(1, 1, 1), began(2, 2, 2), began(3, 3, 3)),
+                frame(1, Finger.down(1, 1, 1), Finger.down(2, 2, 2), Finger.down(3, 3, 3)),
                 .shake(timestamp: 1),
-                frame(1, moved(1, 5, 5), ended(2, 2, 2)),
-                frame(1.5, ended(1, 5, 5)),
+                frame(1, Finger.move(1, 5, 5), Finger.up(2, 2, 2)),
+                frame(1.5, Finger.up(1, 5, 5)),
             ])
         #expect(trace.frames.count == 3)
     }

@@ -1,3 +1,4 @@
+import GestureTestSupport
 import GestureTrace
 import Testing
 

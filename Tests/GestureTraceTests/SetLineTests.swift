@@ -1,4 +1,5 @@
 import GestureKit
+import GestureTestSupport
 import GestureTrace
 import Testing
 
@@ -25,9 +26,9 @@ struct TraceSetLineTests {
         // The set line splits the frame of t = 0.1 in two: the move before it, the move after it.
         #expect(
             trace.events == [
-                frame(0, began(1, 1, 1), began(2, 2, 2)),
-                frame(0.1, moved(1, 3, 1)),
-                frame(0.1, moved(2, 4, 2)),
+                frame(0, Finger.down(1, 1, 1), Finger.down(2, 2, 2)),
+                frame(0.1, Finger.move(1, 3, 1)),
+                frame(0.1, Finger.move(2, 4, 2)),
             ])
         #expect(
             trace.actions == [

@@ -1,25 +1,8 @@
 import Foundation
 import GestureKit
+import GestureTestSupport
 import GestureTrace
 import Testing
-
-/// The real recordings in `Tests/Fixtures/touchdata` (provenance and licences in its SOURCES.md).
-enum TouchData {
-    static let root: String = {
-        URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent()  // GestureTraceTests
-            .deletingLastPathComponent()  // Tests
-            .appendingPathComponent("Fixtures/touchdata")
-            .resolvingSymlinksInPath()
-            .path
-    }()
-
-    static func path(_ relative: String) -> String { root + "/" + relative }
-
-    static func read(_ relative: String, size: Size = Size(width: 1000, height: 1000)) throws -> Trace {
-        try TraceReader.read(path: path(relative), size: size, device: nil)
-    }
-}
 
 /// One finger of a trace, from touch-down to lift.
 struct FingerTrack {
@@ -95,21 +78,6 @@ struct TraceStats {
         }
         return result
     }
-}
-
-// Expected touch frames, written as the tests read them.
-
-func frame(_ t: Double, _ changes: TouchChange...) -> InputEvent {
-    .touches(TouchFrame(timestamp: t, changes: changes))
-}
-func began(_ id: Int, _ x: Double, _ y: Double) -> TouchChange {
-    TouchChange(id: id, phase: .began, location: Point(x: x, y: y))
-}
-func moved(_ id: Int, _ x: Double, _ y: Double) -> TouchChange {
-    TouchChange(id: id, phase: .moved, location: Point(x: x, y: y))
-}
-func ended(_ id: Int, _ x: Double, _ y: Double) -> TouchChange {
-    TouchChange(id: id, phase: .ended, location: Point(x: x, y: y))
 }
 
 /// Compresses `path` with `gzip -f` into `path.gz` (the original is removed).

@@ -1,4 +1,5 @@
 import GestureKit
+import GestureTestSupport
 import GestureTrace
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
             .touches(
                 TouchFrame(
                     timestamp: 0.5,
-                    changes: [TouchChange(id: 7, phase: .began, location: Point(x: 512, y: 384))])),
+                    changes: [Finger.down(7, 512, 384)])),
             .touchpadPinch(
                 TouchpadPinch(
                     timestamp: 1, phase: .update, location: Point(x: 100, y: 200), scale: 1.5, angleDelta: 3)),
@@ -22,7 +23,7 @@ import Testing
                 .touches(
                     TouchFrame(
                         timestamp: 0.5,
-                        changes: [TouchChange(id: 7, phase: .began, location: Point(x: 640, y: 400))])),
+                        changes: [Finger.down(7, 640, 400)])),
                 .touchpadPinch(
                     TouchpadPinch(
                         timestamp: 1, phase: .update, location: Point(x: 125, y: 200 * 800 / 768), scale: 1.5,
@@ -35,7 +36,7 @@ import Testing
     @Test func sameSizeIsIdentity() {
         let events: [InputEvent] = [
             .touches(
-                TouchFrame(timestamp: 0, changes: [TouchChange(id: 1, phase: .began, location: Point(x: 1, y: 2))]))
+                TouchFrame(timestamp: 0, changes: [Finger.down(1, 1, 2)]))
         ]
         let s = Size(width: 1024, height: 768)
         #expect(Trace.scaled(events, from: s, to: s) == events)

@@ -1,5 +1,6 @@
 import Foundation
 import GestureShellCore
+import GestureTestSupport
 import Testing
 
 #if canImport(Glibc)

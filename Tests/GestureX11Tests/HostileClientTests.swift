@@ -1,5 +1,6 @@
 import CX11
 import Foundation
+import GestureTestSupport
 import Testing
 
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 import CCairo
 import Foundation
 import GestureKit
+import GestureTestSupport
 import GestureX11
 import Testing
 

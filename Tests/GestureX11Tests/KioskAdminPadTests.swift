@@ -2,6 +2,7 @@ import CX11
 import Foundation
 import GestureKit
 import GestureShellCore
+import GestureTestSupport
 import Testing
 
 #if canImport(Glibc)

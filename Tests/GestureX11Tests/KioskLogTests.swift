@@ -1,5 +1,6 @@
 import CX11
 import Foundation
+import GestureTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -62,7 +63,10 @@ extension XServerTests {
             mkdir(mountPoint, 0o755)
             try run("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", mountPoint])
             defer { _ = try? run("/bin/umount", ["-l", mountPoint]) }
-            // The disk filled but for a few bytes.
+            // The log holds a line from a run before, so its last block has room that a short
+            // line fits in; then the disk is filled but for a few bytes.
+            let path = mountPoint + "/events.jsonl"
+            try "{\"type\":\"kiosk\",\"event\":\"start\"}\n".write(toFile: path, atomically: false, encoding: .utf8)
             let filler = mountPoint + "/filler"
             let fd = open(filler, O_WRONLY | O_CREAT, 0o600)
             var block = [UInt8](repeating: 0x41, count: 4096)
@@ -70,7 +74,6 @@ extension XServerTests {
             var one: UInt8 = 0x41
             while write(fd, &one, 1) > 0 {}
             close(fd)
-            let path = mountPoint + "/events.jsonl"
             let stderrPath = directory.file("err")
             let app = try kiosk(
                 server.display, log: path, stderr: stderrPath,
@@ -83,6 +86,8 @@ extension XServerTests {
                 $0.contains("runs on without its log")
             }
             #expect(complaints.count == 1, "stderr: \(readText(stderrPath))")
+            // Still full: no "writing again" (the room left in the log's last block is not space).
+            #expect(!readText(stderrPath).contains("again"), "stderr: \(readText(stderrPath))")
             // Space again: the next line after the retry interval writes the count, then the lines.
             unlink(filler)
             let log = EventLog(path: path)

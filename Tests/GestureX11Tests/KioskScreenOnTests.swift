@@ -1,5 +1,6 @@
 import CX11
 import Foundation
+import GestureTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -128,7 +129,7 @@ final class ScreenSaverStandIn {
     init(bus: PrivateSessionBus) throws {
         directory = try TemporaryDirectory(prefix: "gestures-standin")
         statePath = directory.file("state")
-        let script = repositoryRoot() + "/Tests/Fixtures/screensaver-standin.py"
+        let script = fixturesDirectory + "/screensaver-standin.py"
         // The system's python3 (python3-dbus, python3-gi), not a virtual environment's.
         let python = access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3"
         process = try ChildProcess(
@@ -161,11 +162,4 @@ final class ScreenSaverStandIn {
     }
 
     func stop() { process.stop() }
-}
-
-/// The package's root folder (this file is Tests/GestureX11Tests/…).
-func repositoryRoot() -> String {
-    var url = URL(fileURLWithPath: #filePath)
-    for _ in 0..<3 { url.deleteLastPathComponent() }
-    return url.path
 }

@@ -1,4 +1,5 @@
 import GestureShellCore
+import GestureTestSupport
 import Testing
 
 /// The HiDPI rule (``ScaleChoice``), as a pure function: which source wins, the rounding of

@@ -1,4 +1,5 @@
 import GestureKit
+import GestureTestSupport
 import Testing
 
 @testable import GestureX11
@@ -27,9 +28,9 @@ struct ShellUnitTests {
         t.pointerReleased(device: 2, button: 1, at: Point(x: 16, y: 20), modifiers: 0, into: &c)
         #expect(
             c == [
-                TouchChange(id: 1, phase: .began, location: Point(x: 10, y: 20)),
-                TouchChange(id: 1, phase: .moved, location: Point(x: 15, y: 20)),
-                TouchChange(id: 1, phase: .ended, location: Point(x: 16, y: 20)),
+                Finger.down(1, 10, 20),
+                Finger.move(1, 15, 20),
+                Finger.up(1, 16, 20),
             ])
         #expect(!t.hasActiveFingers)
     }
@@ -49,11 +50,11 @@ struct ShellUnitTests {
         let second = shift ? Point(x: 130, y: 90) : Point(x: 150, y: 110)
         #expect(
             c == [
-                TouchChange(id: 1, phase: .began, location: Point(x: 60, y: 100)),
-                TouchChange(id: 2, phase: .began, location: Point(x: 140, y: 100)),
-                TouchChange(id: 1, phase: .moved, location: Point(x: 50, y: 90)),
+                Finger.down(1, 60, 100),
+                Finger.down(2, 140, 100),
+                Finger.move(1, 50, 90),
                 TouchChange(id: 2, phase: .moved, location: second),
-                TouchChange(id: 1, phase: .ended, location: Point(x: 50, y: 90)),
+                Finger.up(1, 50, 90),
                 TouchChange(id: 2, phase: .ended, location: second),
             ])
     }
@@ -89,12 +90,12 @@ struct ShellUnitTests {
         t.touchEnded(device: 2, touch: 77, at: Point(x: 5, y: 3), into: &c)
         #expect(
             c == [
-                TouchChange(id: 1, phase: .began, location: Point(x: 1, y: 1)),
-                TouchChange(id: 2, phase: .began, location: Point(x: 2, y: 2)),
-                TouchChange(id: 3, phase: .began, location: Point(x: 3, y: 3)),
-                TouchChange(id: 3, phase: .moved, location: Point(x: 4, y: 3)),
-                TouchChange(id: 2, phase: .cancelled, location: Point(x: 2, y: 2)),
-                TouchChange(id: 3, phase: .ended, location: Point(x: 5, y: 3)),
+                Finger.down(1, 1, 1),
+                Finger.down(2, 2, 2),
+                Finger.down(3, 3, 3),
+                Finger.move(3, 4, 3),
+                Finger.cancel(2, 2, 2),
+                Finger.up(3, 5, 3),
             ])
     }
 
@@ -109,10 +110,10 @@ struct ShellUnitTests {
         t.swipeEnded(device: 3, cancelled: false, into: &c)
         #expect(
             c == [
-                TouchChange(id: 1, phase: .began, location: Point(x: 100, y: 100)),
-                TouchChange(id: 1, phase: .moved, location: Point(x: 110, y: 100)),
-                TouchChange(id: 1, phase: .moved, location: Point(x: 125, y: 95)),
-                TouchChange(id: 1, phase: .ended, location: Point(x: 125, y: 95)),
+                Finger.down(1, 100, 100),
+                Finger.move(1, 110, 100),
+                Finger.move(1, 125, 95),
+                Finger.up(1, 125, 95),
             ])
     }
 
@@ -224,12 +225,12 @@ struct ShellUnitTests {
     func replayPlayer() {
         let events: [InputEvent] = [
             .touches(
-                TouchFrame(timestamp: 0, changes: [TouchChange(id: 1, phase: .began, location: Point(x: 1, y: 1))])),
+                TouchFrame(timestamp: 0, changes: [Finger.down(1, 1, 1)])),
             .touches(
-                TouchFrame(timestamp: 0.5, changes: [TouchChange(id: 1, phase: .moved, location: Point(x: 2, y: 1))])),
+                TouchFrame(timestamp: 0.5, changes: [Finger.move(1, 2, 1)])),
             .touchpadPinch(TouchpadPinch(timestamp: 0.6, phase: .begin, location: Point(x: 5, y: 5))),
             .touches(
-                TouchFrame(timestamp: 2, changes: [TouchChange(id: 1, phase: .ended, location: Point(x: 3, y: 1))])),
+                TouchFrame(timestamp: 2, changes: [Finger.up(1, 3, 1)])),
         ]
         let p = ReplayPlayer(events: events, idOffset: 100)
         #expect(p.nextDeadline == nil)
@@ -240,7 +241,7 @@ struct ShellUnitTests {
             first == [
                 .touches(
                     TouchFrame(
-                        timestamp: 10, changes: [TouchChange(id: 101, phase: .began, location: Point(x: 1, y: 1))]))
+                        timestamp: 10, changes: [Finger.down(101, 1, 1)]))
             ])
         #expect(p.nextDeadline == 10.5)
         #expect(p.due(at: 10.7, notBefore: 10.55).map(\.timestamp) == [10.55, 10.6])
@@ -250,7 +251,7 @@ struct ShellUnitTests {
             stop == [
                 .touches(
                     TouchFrame(
-                        timestamp: 11, changes: [TouchChange(id: 101, phase: .cancelled, location: Point(x: 2, y: 1))])),
+                        timestamp: 11, changes: [Finger.cancel(101, 2, 1)])),
                 .touchpadPinch(TouchpadPinch(timestamp: 11, phase: .cancel, location: Point(x: 5, y: 5))),
             ])
         #expect(!p.isPlaying)

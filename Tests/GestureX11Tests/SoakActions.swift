@@ -1,5 +1,6 @@
 import CX11
 import Foundation
+import GestureTestSupport
 
 #if canImport(Glibc)
     import Glibc

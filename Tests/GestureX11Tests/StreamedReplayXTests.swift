@@ -1,4 +1,5 @@
 import Foundation
+import GestureTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -34,9 +35,7 @@ extension XServerTests {
         @Test("The bundled tour through the live window: the same gestures as gestures replay")
         func bundledTour() throws {
             let directory = try TemporaryDirectory()
-            let tour =
-                URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().path + "/Resources/tour.jsonl"
+            let tour = repositoryRoot + "/Resources/tour.jsonl"
             let server = try TestXServer()
             defer { server.stop() }
             let (process, logPath) = try Self.replayLive(tour, ["--exit-after-replay"], on: server, in: directory)

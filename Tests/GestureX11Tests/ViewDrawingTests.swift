@@ -1,6 +1,7 @@
 import CCairo
 import Foundation
 import GestureKit
+import GestureTestSupport
 import GestureX11
 import Testing
 
@@ -47,10 +48,6 @@ struct PNGPixels {
 func near(_ a: (Int, Int, Int), _ b: (Int, Int, Int), _ tolerance: Int = 12) -> Bool {
     abs(a.0 - b.0) <= tolerance && abs(a.1 - b.1) <= tolerance && abs(a.2 - b.2) <= tolerance
 }
-
-/// The repository's Tests/Fixtures directory.
-let fixturesDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("Fixtures").path
 
 /// A view that draws with Cairo through the context: a filled ellipse.
 final class DotView: View {

@@ -1,5 +1,6 @@
 import CX11
 import Foundation
+import GestureTestSupport
 import GesturesDemo
 import Testing
 

@@ -2,6 +2,7 @@
 // inconsistent forms; the wire bytes are built inline per case.
 import CX11
 import Foundation
+import GestureTestSupport
 import GestureX11
 import Testing
 
@@ -262,9 +263,7 @@ struct XI2DecoderTests {
     /// with the C structs.
     @Test("The fuzzer's seeds decode, the real events captured from Xvfb included")
     func fuzzSeeds() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let dir = root.appendingPathComponent("Fuzz/corpus/xi2")
+        let dir = URL(fileURLWithPath: repositoryRoot + "/Fuzz/corpus/xi2")
         let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
         #expect(names.filter { $0.hasPrefix("real-") }.count >= 10)
         var kinds: Set<String> = []

@@ -1,5 +1,6 @@
 import CXCB
 import Foundation
+import GestureTestSupport
 import Testing
 
 @testable import GestureX11

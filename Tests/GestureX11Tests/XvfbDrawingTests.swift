@@ -1,6 +1,7 @@
 import CCairo
 import CX11
 import Foundation
+import GestureTestSupport
 import GesturesDemo
 import Testing
 

@@ -1,5 +1,6 @@
 import CCairo
 import Foundation
+import GestureTestSupport
 import GesturesDemo
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
 /// byte, and a pixels file that is not whole or not the PNG's size must never be shown.
 @Suite("The bundled flower's pixels: the PNG's exact decode, used only when whole")
 struct BundledPixelsTests {
-    static let png = repoRoot + "/Resources/flower.png"
+    static let png = repositoryRoot + "/Resources/flower.png"
 
     /// All bytes of an image surface (ARGB32, no padding at 300 px).
     static func bytes(_ image: DemoImage) -> [UInt8] {
@@ -21,7 +22,7 @@ struct BundledPixelsTests {
     @Test("flower.pixels is flower.png as cairo decodes it, every byte (scripts/make-flower.py --pixels)")
     func pixelsAreThePNGsDecode() throws {
         let decoded = try DemoImage(path: Self.png)
-        let bundled = try DemoImage.bundled(png: Self.png, pixels: repoRoot + "/Resources/flower.pixels")
+        let bundled = try DemoImage.bundled(png: Self.png, pixels: repositoryRoot + "/Resources/flower.pixels")
         #expect(bundled.size == decoded.size)
         #expect(bundled.path == Self.png)
         let (a, b) = (Self.bytes(decoded), Self.bytes(bundled))

@@ -1,5 +1,6 @@
 import Foundation
 import GestureKit
+import GestureTestSupport
 import GestureTrace
 import GesturesDemo
 import Testing
@@ -93,7 +94,7 @@ struct CLITests {
     }
 
     @Test func replayIsRepeatable() throws {
-        let tour = repoRoot + "/Resources/tour.jsonl"
+        let tour = repositoryRoot + "/Resources/tour.jsonl"
         let a = try CLI.run(["replay", tour])
         let b = try CLI.run(["replay", tour])
         #expect(a.status == 0 && a.stdout == b.stdout)
@@ -104,7 +105,7 @@ struct CLITests {
     @Test func pngOfTheFinalFrame() throws {
         let out = scratch + "/final.png"
         try? FileManager.default.removeItem(atPath: out)
-        let r = try CLI.run(["replay", repoRoot + "/Resources/tour.jsonl", "--png", out, "--size", "640x480"])
+        let r = try CLI.run(["replay", repositoryRoot + "/Resources/tour.jsonl", "--png", out, "--size", "640x480"])
         #expect(r.status == 0)
         let data = try #require(FileManager.default.contents(atPath: out))
         let bytes = [UInt8](data)
@@ -193,7 +194,7 @@ struct CLITests {
             let rest = joined[at.upperBound...].prefix(260)
             #expect(rest.contains(fallback), "\(option): no \(fallback) in \(rest)")
         }
-        let man = try String(contentsOfFile: repoRoot + "/dist/gestures.1", encoding: .utf8)
+        let man = try String(contentsOfFile: repositoryRoot + "/dist/gestures.1", encoding: .utf8)
         // The page is generated from the command definitions (scripts/make-man): mdoc's
         // `.It Fl -option` lines.
         for option in [
@@ -214,7 +215,7 @@ struct CLITests {
         #expect(r.status == 0 && r.lines == [layout1024.line])
         let out = scratch + "/placeholder.png"
         let p = try CLI.run(
-            ["replay", repoRoot + "/Resources/tour.jsonl", "--png", out],
+            ["replay", repositoryRoot + "/Resources/tour.jsonl", "--png", out],
             environment: ["GESTURES_RESOURCES": scratch + "/none"])
         #expect(p.status == 0 && FileManager.default.fileExists(atPath: out))
     }
@@ -429,15 +430,16 @@ struct CLITests {
     }
 
     @Test func findsTheRepositoryFlowerFromABuildFolder() {
-        let exe = repoRoot + "/.build/debug/gestures"
+        let exe = repositoryRoot + "/.build/debug/gestures"
         #expect(
-            ResourceLocator.path(of: "flower.png", override: nil, executable: exe) == repoRoot + "/Resources/flower.png"
+            ResourceLocator.path(of: "flower.png", override: nil, executable: exe) == repositoryRoot
+                + "/Resources/flower.png"
         )
         #expect(ResourceLocator.path(of: "missing.png", override: nil, executable: exe) == nil)
     }
 
     @Test func theFlowerIsARealRGBAPicture() throws {
-        let image = try DemoImage(path: repoRoot + "/Resources/flower.png")
+        let image = try DemoImage(path: repositoryRoot + "/Resources/flower.png")
         #expect(image.size == Size(width: 300, height: 300))
     }
 }

@@ -1,5 +1,6 @@
 import CCairo
 import GestureKit
+import GestureTestSupport
 import GestureX11
 import Testing
 
@@ -18,7 +19,7 @@ struct DamageTests {
         var overlay: [Point] = []
     }
 
-    static let image = try? DemoImage(path: repoRoot + "/Resources/flower.png")
+    static let image = try? DemoImage(path: repositoryRoot + "/Resources/flower.png")
 
     /// The steps before this one change small parts of the window (checked: less than a third
     /// drawn); later ones make the image large.
@@ -41,7 +42,7 @@ struct DamageTests {
         steps.append(Step(overlay: []))
         // A tap: only the label changes.
         steps.append(
-            Step(events: [frame(5, down(9, 270, 160)), frame(5.05, up(9, 270, 160))]))
+            Step(events: [frame(5, Finger.down(9, 270, 160)), frame(5.05, Finger.up(9, 270, 160))]))
         // A two-finger spread in the pinch region: the label and the image change together.
         let spread = stroke(
             start: 3, steps: 6,

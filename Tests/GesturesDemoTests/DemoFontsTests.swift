@@ -1,4 +1,5 @@
 import CCairo
+import GestureTestSupport
 import GesturesDemo
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import GestureShellCore
+import GestureTestSupport
 import GesturesDemo
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
 /// into the hicolor theme.
 @Suite(.enabled(if: CLI.available, "the gestures executable is built beside the tests"))
 struct DesktopTests {
-    static let manPage = repoRoot + "/dist/gestures.1"
+    static let manPage = repositoryRoot + "/dist/gestures.1"
 
     /// Runs a program; its exit status and what it printed (stdout and stderr together).
     static func run(_ program: String, _ arguments: [String]) throws -> (Int32, String) {
@@ -80,9 +81,9 @@ struct DesktopTests {
     }
 
     @Test func desktopFileValidates() throws {
-        let (status, text) = try Self.run("/usr/bin/desktop-file-validate", [repoRoot + "/dist/gestures.desktop"])
+        let (status, text) = try Self.run("/usr/bin/desktop-file-validate", [repositoryRoot + "/dist/gestures.desktop"])
         #expect(status == 0 && text.isEmpty, "\(text)")
-        let desktop = try String(contentsOfFile: repoRoot + "/dist/gestures.desktop", encoding: .utf8)
+        let desktop = try String(contentsOfFile: repositoryRoot + "/dist/gestures.desktop", encoding: .utf8)
         #expect(desktop.contains("\nIcon=gestures\n"))
     }
 
@@ -91,7 +92,7 @@ struct DesktopTests {
     @Test func installPutsTheIconIntoTheHicolorTheme() throws {
         let prefix = scratch + "/prefix-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: prefix) }
-        let (status, text) = try Self.run(repoRoot + "/scripts/install", ["--bin", CLI.executable, prefix])
+        let (status, text) = try Self.run(repositoryRoot + "/scripts/install", ["--bin", CLI.executable, prefix])
         #expect(status == 0, "\(text)")
         let theme = prefix + "/share/icons/hicolor"
         for size in [16, 22, 24, 32, 48, 64, 128, 256] {

@@ -1,4 +1,5 @@
 import GestureKit
+import GestureTestSupport
 import GestureX11
 import GesturesDemo
 import Testing
@@ -187,15 +188,15 @@ import Testing
     @Test("A pointer's changes never wait; a frame mixing sources is not held")
     func pointerNotHeld() {
         var builder = TouchFrameBuilder()
-        builder.add([TouchChange(id: 1, phase: .moved, location: Point(x: 1, y: 1))], at: 1)
+        builder.add([Finger.move(1, 1, 1)], at: 1)
         let pointerHeld = builder.hold(missingFinger: true, now: 1)
         #expect(!pointerHeld)
         builder.clear()
-        builder.add([TouchChange(id: 1, phase: .moved, location: Point(x: 1, y: 1))], at: 1, touchDevice: 2)
+        builder.add([Finger.move(1, 1, 1)], at: 1, touchDevice: 2)
         let touchHeld = builder.hold(missingFinger: true, now: 1)
         #expect(touchHeld)
         #expect(builder.holdDeadline == 1 + TouchFrameBuilder.deviceFrameWait)
-        builder.add([TouchChange(id: 2, phase: .moved, location: Point(x: 1, y: 1))], at: 1)
+        builder.add([Finger.move(2, 1, 1)], at: 1)
         let mixedHeld = builder.hold(missingFinger: true, now: 1.001)
         #expect(!mixedHeld)
         #expect(builder.holdDeadline == nil)

@@ -2,6 +2,7 @@ import CCairo
 import Foundation
 import GestureKit
 import GestureShellCore
+import GestureTestSupport
 import GestureTrace
 import GesturesDemo
 import Testing
@@ -11,7 +12,7 @@ import Testing
 /// size two fingers placed on and around it still pinch it larger. On a virtual clock, with the
 /// whole event log (1024×768: image [343.04,414.72,337.92,337.92], centre (512, 583.68)).
 @Suite @MainActor struct FindableFlowerTests {
-    static let flowerPath = repoRoot + "/Resources/flower.png"
+    static let flowerPath = repositoryRoot + "/Resources/flower.png"
     static let window = Size(width: 1024, height: 768)
 
     /// A scene showing the bundled flower, its log, `keys` performed first, then `events`.

@@ -1,4 +1,5 @@
 import GestureKit
+import GestureTestSupport
 import GesturesDemo
 import Testing
 
@@ -14,21 +15,25 @@ import Testing
 
     /// Two fingers tapping "Tap Me!" together.
     static let twoFingerTap = [
-        frame(0, down(1, 260, 160), down(2, 290, 160)), frame(0.08, up(1, 260, 160), up(2, 290, 160)),
+        frame(0, Finger.down(1, 260, 160), Finger.down(2, 290, 160)),
+        frame(0.08, Finger.up(1, 260, 160), Finger.up(2, 290, 160)),
     ]
     /// A palm: five touches landing over "Tap Me!" within 30 ms, lifted together.
     static let palm = [
-        frame(0, down(1, 200, 150)), frame(0.01, down(2, 230, 160)), frame(0.02, down(3, 260, 170)),
-        frame(0.03, down(4, 290, 160), down(5, 320, 150)),
-        frame(0.2, up(1, 200, 150), up(2, 230, 160), up(3, 260, 170), up(4, 290, 160), up(5, 320, 150)),
+        frame(0, Finger.down(1, 200, 150)), frame(0.01, Finger.down(2, 230, 160)),
+        frame(0.02, Finger.down(3, 260, 170)),
+        frame(0.03, Finger.down(4, 290, 160), Finger.down(5, 320, 150)),
+        frame(
+            0.2, Finger.up(1, 200, 150), Finger.up(2, 230, 160), Finger.up(3, 260, 170), Finger.up(4, 290, 160),
+            Finger.up(5, 320, 150)),
     ]
     /// Two fingers swiping "Swipe Me!" 200 pt right in 0.1 s (2000 pt/s).
     static let twoFingerSwipe: [InputEvent] =
-        [frame(0, down(1, 600, 150), down(2, 600, 180))]
+        [frame(0, Finger.down(1, 600, 150), Finger.down(2, 600, 180))]
         + (1...5).map { k in
             let x = 600 + 40 * Double(k)
-            return frame(0.02 * Double(k), move(1, x, 150), move(2, x, 180))
-        } + [frame(0.11, up(1, 800, 150), up(2, 800, 180))]
+            return frame(0.02 * Double(k), Finger.move(1, x, 150), Finger.move(2, x, 180))
+        } + [frame(0.11, Finger.up(1, 800, 150), Finger.up(2, 800, 180))]
 
     @Test("A two-finger tap in Tap Me! says \"Tap with one finger\"")
     func twoFingerTapHint() {
@@ -54,10 +59,10 @@ import Testing
     /// `--classic`: the same failures, and a slow swipe and a held tap, leave the label alone.
     @Test("--classic shows no failure hints")
     func classicShowsNoHints() {
-        var slow = [frame(0, down(1, 650, 165))]
-        for k in 1...20 { slow.append(frame(0.05 * Double(k), move(1, 650 + 10 * Double(k), 165))) }
-        slow.append(frame(1.05, up(1, 850, 165)))
-        let held = [frame(0, down(1, 270, 160)), frame(0.7, up(1, 270, 160))]
+        var slow = [frame(0, Finger.down(1, 650, 165))]
+        for k in 1...20 { slow.append(frame(0.05 * Double(k), Finger.move(1, 650 + 10 * Double(k), 165))) }
+        slow.append(frame(1.05, Finger.up(1, 850, 165)))
+        let held = [frame(0, Finger.down(1, 270, 160)), frame(0.7, Finger.up(1, 270, 160))]
         for (name, events) in [
             ("two-finger tap", Self.twoFingerTap), ("palm", Self.palm), ("two-finger swipe", Self.twoFingerSwipe),
             ("slow swipe", slow), ("held tap", held),

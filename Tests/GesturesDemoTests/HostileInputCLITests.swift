@@ -1,5 +1,6 @@
 import Foundation
 import GestureKit
+import GestureTestSupport
 import GestureTrace
 import GesturesDemo
 import Testing
@@ -153,9 +154,9 @@ struct HostileInputCLITests {
         for i in 0..<40 {
             let t = Double(i)
             for (a, id) in [(p, 10 * i + 1), (c, 10 * i + 5)] {
-                events.append(frame(t, down(id, a.x, a.y), down(id + 1, a.x + 1e-9, a.y)))
-                events.append(frame(t + 0.1, move(id + 1, a.x + 150, a.y + 1e-9)))
-                events.append(frame(t + 0.2, up(id, a.x, a.y), up(id + 1, a.x + 150, a.y)))
+                events.append(frame(t, Finger.down(id, a.x, a.y), Finger.down(id + 1, a.x + 1e-9, a.y)))
+                events.append(frame(t + 0.1, Finger.move(id + 1, a.x + 150, a.y + 1e-9)))
+                events.append(frame(t + 0.2, Finger.up(id, a.x, a.y), Finger.up(id + 1, a.x + 150, a.y)))
             }
         }
         let (scene, log) = replayLog(events)
@@ -172,15 +173,15 @@ struct HostileInputCLITests {
     @MainActor
     func overflowingRebasedPinch() {
         let p = layout1024.pinch.center
-        var events = [frame(0, down(1, p.x, p.y), down(2, p.x + 1e-9, p.y))]
+        var events = [frame(0, Finger.down(1, p.x, p.y), Finger.down(2, p.x + 1e-9, p.y))]
         for i in 0..<40 {
             let t = Double(i) + 0.1
             let id = 2 + i
-            events.append(frame(t, move(id, p.x + 150, p.y)))
-            events.append(frame(t + 0.1, up(id, p.x + 150, p.y)))
-            events.append(frame(t + 0.2, down(id + 1, p.x + 1e-9, p.y)))
+            events.append(frame(t, Finger.move(id, p.x + 150, p.y)))
+            events.append(frame(t + 0.1, Finger.up(id, p.x + 150, p.y)))
+            events.append(frame(t + 0.2, Finger.down(id + 1, p.x + 1e-9, p.y)))
         }
-        events.append(frame(50, up(1, p.x, p.y), up(42, p.x + 1e-9, p.y)))
+        events.append(frame(50, Finger.up(1, p.x, p.y), Finger.up(42, p.x + 1e-9, p.y)))
         let (_, log) = replayLog(events)
         let scales = log.filter { $0.contains("\"recognizer\":\"pinch\"") }.compactMap { number($0, "scale") }
         #expect(scales.count > 20)

@@ -1,5 +1,6 @@
 import Foundation
 import GestureKit
+import GestureTestSupport
 import GestureTrace
 import GesturesDemo
 import Testing
@@ -12,8 +13,9 @@ import Testing
 
     /// One finger from (512, 600) right by 20 pt every 10 ms, lifting at once: 2000 pt/s.
     static let fling: [InputEvent] =
-        [frame(0, down(1, 512, 600))] + (1...5).map { frame(Double($0) * 0.01, move(1, 512 + 20 * Double($0), 600)) }
-        + [frame(0.06, up(1, 612, 600))]
+        [frame(0, Finger.down(1, 512, 600))]
+        + (1...5).map { frame(Double($0) * 0.01, Finger.move(1, 512 + 20 * Double($0), 600)) }
+        + [frame(0.06, Finger.up(1, 612, 600))]
 
     /// Two fingers in the pinch region from 200 pt apart to 10: ×0.05, past the minimum.
     static let pinchToNothing = stroke(
@@ -116,7 +118,8 @@ import Testing
 
     @Test("A touch on the picture catches a fling where it is")
     func touchCatchesTheFling() {
-        let (_, log) = replayLog(Self.fling + [frame(0.1, down(2, 700, 600)), frame(0.15, up(2, 700, 600))])
+        let (_, log) = replayLog(
+            Self.fling + [frame(0.1, Finger.down(2, 700, 600)), frame(0.15, Finger.up(2, 700, 600))])
         #expect(
             log.filter { !$0.contains(#""state":"changed""#) } == [
                 Self.layoutLine,
@@ -144,8 +147,9 @@ import Testing
         let (scene, log) = Self.logged { s in
             s.perform(.move(dx: 10, dy: 0), at: 0.1)
             for e in [
-                frame(0.5, down(1, 600, 600)), frame(0.55, up(1, 600, 600)), frame(0.7, down(1, 602, 601)),
-                frame(0.75, up(1, 602, 601)),
+                frame(0.5, Finger.down(1, 600, 600)), frame(0.55, Finger.up(1, 600, 600)),
+                frame(0.7, Finger.down(1, 602, 601)),
+                frame(0.75, Finger.up(1, 602, 601)),
             ] { s.handle(e) }
             s.advance(to: 2)
         }

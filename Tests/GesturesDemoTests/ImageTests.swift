@@ -1,5 +1,6 @@
 import CCairo
 import Foundation
+import GestureTestSupport
 import GesturesDemo
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 /// is refused with one line naming the file and the formats accepted, status 2.
 @Suite(.enabled(if: CLI.available, "the gestures executable is built beside the tests"))
 struct ImageTests {
-    static let fixtures = repoRoot + "/Tests/Fixtures/"
+    static let fixtures = fixturesDirectory + "/"
 
     /// The pixel at (x, y) of an image surface, `0xAARRGGBB` (RGB24: alpha reads 0xFF).
     static func pixel(_ image: DemoImage, _ x: Int, _ y: Int) -> UInt32 {
@@ -42,7 +43,7 @@ struct ImageTests {
     }
 
     @Test func pngStillLoadsWithAlpha() throws {
-        let image = try DemoImage(path: repoRoot + "/Resources/flower.png")
+        let image = try DemoImage(path: repositoryRoot + "/Resources/flower.png")
         #expect(image.size.width == 300 && image.size.height == 300)
         #expect(Self.pixel(image, 0, 0) == 0, "a transparent corner")
         #expect(Self.pixel(image, 150, 118) >> 24 == 0xFF, "the opaque centre")
@@ -69,7 +70,7 @@ struct ImageTests {
     /// The bundled flower's renditions: picked by the drawn scale, loaded only when allowed, at
     /// most one kept, a broken one not tried again.
     @Test @MainActor func renditionsFollowTheDrawnScale() throws {
-        let r = repoRoot + "/Resources/"
+        let r = repositoryRoot + "/Resources/"
         let image = try DemoImage(
             path: r + "flower.png",
             renditions: [(4, r + "flower@4x.png"), (2, r + "flower@2x.png"), (8, "/nonexistent/flower@8x.png")])
@@ -117,7 +118,8 @@ struct ImageTests {
         let only300 = scratch + "/only-300"
         try? FileManager.default.createDirectory(atPath: only300, withIntermediateDirectories: true)
         try? FileManager.default.removeItem(atPath: only300 + "/flower.png")
-        try FileManager.default.copyItem(atPath: repoRoot + "/Resources/flower.png", toPath: only300 + "/flower.png")
+        try FileManager.default.copyItem(
+            atPath: repositoryRoot + "/Resources/flower.png", toPath: only300 + "/flower.png")
         var steps: [String: Int] = [:]
         for (name, environment) in [("crisp", [String: String]()), ("soft", ["GESTURES_RESOURCES": only300])] {
             let out = scratch + "/pinch3-\(name).png"
@@ -149,7 +151,7 @@ struct ImageTests {
         ),
     ])
     func badPictures(argument: String, message: String) throws {
-        let flower = try Data(contentsOf: URL(fileURLWithPath: repoRoot + "/Resources/flower.png"))
+        let flower = try Data(contentsOf: URL(fileURLWithPath: repositoryRoot + "/Resources/flower.png"))
         let jpeg = try Data(contentsOf: URL(fileURLWithPath: Self.fixtures + "red-blue.jpg"))
         var huge = flower.prefix(33)
         huge.replaceSubrange(16..<24, with: [0, 0, 0x9C, 0x40, 0, 0, 0, 10])

@@ -1,3 +1,4 @@
+import GestureTestSupport
 import GesturesDemo
 import Testing
 
@@ -9,7 +10,7 @@ struct KioskConfigFileTests {
 
     @Test("Every line of the shipped dist/kiosk.conf parses when uncommented (one at a time, then all)")
     func shippedLinesUncommented() throws {
-        let text = try String(contentsOfFile: repoRoot + "/dist/kiosk.conf", encoding: .utf8)
+        let text = try String(contentsOfFile: repositoryRoot + "/dist/kiosk.conf", encoding: .utf8)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         var settings = 0
         var all = lines

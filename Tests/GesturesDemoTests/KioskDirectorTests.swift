@@ -1,5 +1,6 @@
 import GestureKit
 import GestureShellCore
+import GestureTestSupport
 import Testing
 
 @testable import GesturesDemo

@@ -1,5 +1,6 @@
 import Foundation
 import GestureKit
+import GestureTestSupport
 import GesturesDemo
 import Testing
 
@@ -26,7 +27,7 @@ import Testing
         #expect(scene.view(named: "v\(n - 1)")?.superview === scene.view(named: "v\(n - 2)"))
         var log: [String] = []
         scene.onLogLine = { log.append($0) }
-        replay([frame(0, down(1, 100, 100)), frame(0.1, up(1, 100, 100))], through: scene)
+        replay([frame(0, Finger.down(1, 100, 100)), frame(0.1, Finger.up(1, 100, 100))], through: scene)
         #expect(
             log == [
                 #"{"type":"gesture","t":0.1,"recognizer":"tap","kind":"tap","state":"ended","x":100.0,"y":100.0,"touches":1,"taps":1}"#

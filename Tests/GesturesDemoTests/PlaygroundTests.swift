@@ -1,4 +1,5 @@
 import GestureKit
+import GestureTestSupport
 import GesturesDemo
 import Testing
 
@@ -59,7 +60,7 @@ import Testing
         let scene = PlaygroundScene(spec: spec, size: Size(width: 1024, height: 768))
         var log: [String] = []
         scene.onLogLine = { log.append($0) }
-        replay([frame(0, down(1, 500, 500)), frame(0.1, up(1, 500, 500))], through: scene)
+        replay([frame(0, Finger.down(1, 500, 500)), frame(0.1, Finger.up(1, 500, 500))], through: scene)
         let t = transitions(log)
         #expect(t.contains("double failed") && t.contains("single ended"))
         #expect(t.firstIndex(of: "double failed")! < t.firstIndex(of: "single ended")!)
@@ -75,8 +76,9 @@ import Testing
         scene2.onLogLine = { log2.append($0) }
         replay(
             [
-                frame(0, down(1, 500, 500)), frame(0.1, up(1, 500, 500)), frame(0.2, down(2, 502, 500)),
-                frame(0.3, up(2, 502, 500)),
+                frame(0, Finger.down(1, 500, 500)), frame(0.1, Finger.up(1, 500, 500)),
+                frame(0.2, Finger.down(2, 502, 500)),
+                frame(0.3, Finger.up(2, 502, 500)),
             ], through: scene2)
         #expect(transitions(log2).contains("double ended") && transitions(log2).contains("single failed"))
         #expect(!transitions(log2).contains("single ended"))
@@ -110,7 +112,7 @@ import Testing
             let scene = PlaygroundScene(spec: spec, size: Size(width: 400, height: 400))
             var log: [String] = []
             scene.onLogLine = { log.append($0) }
-            replay([frame(0, down(1, p.x, p.y)), frame(0.05, up(1, p.x, p.y))], through: scene)
+            replay([frame(0, Finger.down(1, p.x, p.y)), frame(0.05, Finger.up(1, p.x, p.y))], through: scene)
             return transitions(log)
         }
         #expect(taps(at: Point(x: 200, y: 60)) == ["t ended"])

@@ -1,4 +1,5 @@
 import GestureKit
+import GestureTestSupport
 import GesturesDemo
 import Testing
 
@@ -8,9 +9,9 @@ import Testing
 @Suite @MainActor struct RegionHintTests {
     @Test("A slow drag in Swipe Me! (200 pt in 1 s) says \"Swipe faster\" when the swipes give up at 0.5 s")
     func slowSwipe() {
-        var events = [frame(0, down(1, 650, 165))]
-        for k in 1...20 { events.append(frame(0.05 * Double(k), move(1, 650 + 10 * Double(k), 165))) }
-        events.append(frame(1.05, up(1, 850, 165)))
+        var events = [frame(0, Finger.down(1, 650, 165))]
+        for k in 1...20 { events.append(frame(0.05 * Double(k), Finger.move(1, 650 + 10 * Double(k), 165))) }
+        events.append(frame(1.05, Finger.up(1, 850, 165)))
         #expect(
             replayLog(events).1 == [
                 SceneTests.layoutLine,
@@ -26,8 +27,9 @@ import Testing
     @Test("A quick diagonal in Swipe Me! says \"Swipe in a straight line\"")
     func crookedSwipe() {
         let events = [
-            frame(0, down(1, 700, 110)), frame(0.03, move(1, 730, 150)), frame(0.06, move(1, 760, 190)),
-            frame(0.07, up(1, 760, 190)),
+            frame(0, Finger.down(1, 700, 110)), frame(0.03, Finger.move(1, 730, 150)),
+            frame(0.06, Finger.move(1, 760, 190)),
+            frame(0.07, Finger.up(1, 760, 190)),
         ]
         #expect(
             replayLog(events).1 == [
@@ -43,7 +45,10 @@ import Testing
 
     @Test("One finger in Pinch Me! says \"Pinch with two fingers\"")
     func oneFingerPinch() {
-        let events = [frame(0, down(1, 200, 320)), frame(0.1, move(1, 240, 330)), frame(0.2, up(1, 240, 330))]
+        let events = [
+            frame(0, Finger.down(1, 200, 320)), frame(0.1, Finger.move(1, 240, 330)),
+            frame(0.2, Finger.up(1, 240, 330)),
+        ]
         #expect(
             replayLog(events).1 == [
                 SceneTests.layoutLine,
@@ -55,7 +60,7 @@ import Testing
 
     @Test("A touch held 0.7 s in Tap Me! says \"Tap quickly without moving\"")
     func heldTap() {
-        let events = [frame(0, down(1, 270, 160)), frame(0.7, up(1, 270, 160))]
+        let events = [frame(0, Finger.down(1, 270, 160)), frame(0.7, Finger.up(1, 270, 160))]
         #expect(
             replayLog(events).1 == [
                 SceneTests.layoutLine,

@@ -1,5 +1,6 @@
 import Foundation
 import GestureKit
+import GestureTestSupport
 import GesturesDemo
 import Testing
 
@@ -7,20 +8,20 @@ import Testing
     @Test func touchesAreDrawnAndRedrawnWhenShown() throws {
         let scene = DemoScene()
         // Two fingers in the label area: no recognizer of the scene takes them (edgePan fails).
-        scene.handle(frame(0, down(1, 300, 40), down(2, 700, 40)))
+        scene.handle(frame(0, Finger.down(1, 300, 40), Finger.down(2, 700, 40)))
         let path = scratch + "/touches.png"
         try DemoRenderer.writePNG(size: scene.layout.size, to: path) { cr in
             scene.draw(into: cr, overlay: [Point(x: 512, y: 300)], showTouches: true)
         }
         #expect(!scene.needsDisplay)
         #expect(scene.touchLocations == [Point(x: 300, y: 40), Point(x: 700, y: 40)])
-        scene.handle(frame(0.02, move(1, 310, 40)))
+        scene.handle(frame(0.02, Finger.move(1, 310, 40)))
         #expect(scene.needsDisplay)
         // Without showing touches, a move that changes nothing else needs no frame.
         try DemoRenderer.writePNG(size: scene.layout.size, to: scratch + "/no-touches.png") { cr in
             scene.draw(into: cr, overlay: [], showTouches: false)
         }
-        scene.handle(frame(0.04, move(1, 320, 40)))
+        scene.handle(frame(0.04, Finger.move(1, 320, 40)))
         #expect(!scene.needsDisplay)
         scene.perform(.scaleUp, at: 0.05)
         #expect(scene.needsDisplay)

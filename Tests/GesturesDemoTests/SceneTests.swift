@@ -1,5 +1,6 @@
 import Foundation
 import GestureKit
+import GestureTestSupport
 import GestureTrace
 import GesturesDemo
 import Testing
@@ -13,7 +14,7 @@ import Testing
         #"{"type":"final","label":"Do something!","image":{"matrix":[1.0,0.0,0.0,1.0,343.04,414.72],"bounds":[337.92,337.92]}}"#
 
     @Test func tap() {
-        let (_, log) = replayLog([frame(0, down(1, 270, 160)), frame(0.1, up(1, 271, 161))])
+        let (_, log) = replayLog([frame(0, Finger.down(1, 270, 160)), frame(0.1, Finger.up(1, 271, 161))])
         #expect(
             log == [
                 Self.layoutLine,
@@ -33,13 +34,13 @@ import Testing
     @Test(arguments: swipeCases)
     func swipe(direction: String, start: Point, step: Vector) {
         // 20 pt every 20 ms: 1000 pt/s, recognized at the third move (60 pt ≥ 50 pt).
-        var events = [frame(0, down(1, start.x, start.y))]
+        var events = [frame(0, Finger.down(1, start.x, start.y))]
         var p = start
         for k in 1...5 {
             p = p + step
-            events.append(frame(Double(k) * 0.02, move(1, p.x, p.y)))
+            events.append(frame(Double(k) * 0.02, Finger.move(1, p.x, p.y)))
         }
-        events.append(frame(0.12, up(1, p.x, p.y)))
+        events.append(frame(0.12, Finger.up(1, p.x, p.y)))
         let (_, log) = replayLog(events)
         let at = start + step * 3
         let label = "Swiped \(direction)"
@@ -247,7 +248,7 @@ import Testing
     }
 
     @Test func longPressOnTheImage() {
-        let (_, log) = replayLog([frame(0, down(1, 512, 600)), frame(0.8, up(1, 512, 600))])
+        let (_, log) = replayLog([frame(0, Finger.down(1, 512, 600)), frame(0.8, Finger.up(1, 512, 600))])
         #expect(
             Array(log.dropFirst()) == [
                 #"{"type":"gesture","t":0.0,"recognizer":"edgePan","kind":"screenEdgePan","state":"failed","x":512.0,"y":600.0,"touches":1,"translation":[0.0,0.0],"velocity":[0.0,0.0],"edge":"left","label":"Do something!"}"#,
@@ -337,7 +338,7 @@ import Testing
     }
 
     @Test func tourReplays() throws {
-        let trace = try TraceReader.read(path: repoRoot + "/Resources/tour.jsonl", size: nil, device: nil)
+        let trace = try TraceReader.read(path: repositoryRoot + "/Resources/tour.jsonl", size: nil, device: nil)
         let (_, log) = replayLog(trace.events, size: trace.viewport)
         let t = transitions(log)
         for expected in [
@@ -350,12 +351,6 @@ import Testing
 }
 
 /// The repository (this file is Tests/GesturesDemoTests/SceneTests.swift).
-let repoRoot: String = {
-    var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-    parts.removeLast(3)
-    return parts.joined(separator: "/")
-}()
-
 @Suite @MainActor struct SceneEdgeCaseTests {
     /// A key pressed or a resize in the middle of an image pinch: the gesture goes on from the
     /// image's new state instead of snapping back.

@@ -1,4 +1,5 @@
 import GestureKit
+import GestureTestSupport
 import GestureTrace
 import GesturesDemo
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import GestureTestSupport
 import Testing
 
 /// scripts/install with `DESTDIR` (a staged install, as scripts/package makes one): every file
@@ -12,7 +13,7 @@ struct StagedInstallTests {
         let prefix = base + "/prefix"
         let stage = base + "/stage"
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: repoRoot + "/scripts/install")
+        p.executableURL = URL(fileURLWithPath: repositoryRoot + "/scripts/install")
         p.arguments = ["--bin", CLI.executable, prefix]
         p.environment = ProcessInfo.processInfo.environment.merging(
             ["DESTDIR": stage, "EXAMPLESDIR": "/usr/share/doc/gestures/examples"]

@@ -1,5 +1,6 @@
 import GestureKit
 import GestureShellCore
+import GestureTestSupport
 import GestureTrace
 import Testing
 
@@ -31,7 +32,7 @@ struct StreamedTourTests {
 
     @Test("The bundled tour, streamed, plays twice (the file opened again) with the log of the tour in memory")
     func loopsAsInMemory() throws {
-        let path = repoRoot + "/Resources/tour.jsonl"
+        let path = repositoryRoot + "/Resources/tour.jsonl"
         let stream = try TraceReader.stream(path: path, size: nil, device: nil)
         let whole = try TraceReader.read(path: path, size: nil, device: nil)
         #expect(stream.viewportFromTrace && stream.viewport == whole.viewport)

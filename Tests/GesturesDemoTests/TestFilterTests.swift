@@ -1,4 +1,5 @@
 import Foundation
+import GestureTestSupport
 import Testing
 
 /// `scripts/test-filter` (quiet logs that show failures in full): what it keeps
@@ -9,7 +10,7 @@ import Testing
 struct TestFilterTests {
     static func filter(_ input: String) throws -> String {
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: repoRoot + "/scripts/test-filter")
+        p.executableURL = URL(fileURLWithPath: repositoryRoot + "/scripts/test-filter")
         let stdin = Pipe()
         let stdout = Pipe()
         p.standardInput = stdin

@@ -1,5 +1,6 @@
 import CX11
 import Foundation
+import GestureTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -84,6 +85,19 @@ func summary(_ lines: [LogLine]) -> String {
 // MARK: - Pixel checks
 
 extension Screenshot {
+    /// The pixels of a rectangle (clipped to the image).
+    func pixels(in rect: LayoutRect) -> [UInt32] {
+        let x0 = max(0, Int(rect.x.rounded(.up)))
+        let y0 = max(0, Int(rect.y.rounded(.up)))
+        let x1 = min(width, Int((rect.x + rect.width).rounded(.down)))
+        let y1 = min(height, Int((rect.y + rect.height).rounded(.down)))
+        guard x0 < x1, y0 < y1 else { return [] }
+        var result: [UInt32] = []
+        result.reserveCapacity((x1 - x0) * (y1 - y0))
+        for y in y0..<y1 { result += pixels[(y * width + x0)..<(y * width + x1)] }
+        return result
+    }
+
     /// The fraction of the pixels of `rect` (window pixels) within `tolerance` of `color`.
     func fraction(of color: UInt32, in rect: LayoutRect, tolerance: Int = 3) -> Double {
         let px = pixels(in: rect)

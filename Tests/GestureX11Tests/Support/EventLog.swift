@@ -1,4 +1,5 @@
 import Foundation
+import GestureTestSupport
 
 #if canImport(Glibc)
     import Glibc

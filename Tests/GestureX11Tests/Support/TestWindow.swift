@@ -1,5 +1,6 @@
 import CX11
 import GestureKit
+import GestureTestSupport
 import GestureX11
 
 extension TestXServer {

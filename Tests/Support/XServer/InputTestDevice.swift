@@ -7,12 +7,12 @@ import Foundation
 /// The binary protocol of Xorg's `inputtest` driver (xf86-input-inputtest-protocol.h, 1.1),
 /// mirrored byte for byte. Sizes and offsets are those of the C structs on x86-64 / aarch64
 /// (checked against the header by `InputTestProtocolLayoutTests`).
-enum InputTestProtocol {
-    static let versionMajor: UInt16 = 1
-    static let versionMinor: UInt16 = 1
+package enum InputTestProtocol {
+    package static let versionMajor: UInt16 = 1
+    package static let versionMinor: UInt16 = 1
 
     /// xf86ITEventType.
-    enum EventType: UInt32 {
+    package enum EventType: UInt32 {
         case clientVersion = 0
         case waitForSync = 1
         case motion = 2
@@ -24,66 +24,66 @@ enum InputTestProtocol {
         case gestureSwipe = 8
     }
     /// xf86ITResponseType.
-    enum ResponseType: UInt32 {
+    package enum ResponseType: UInt32 {
         case serverVersion = 0
         case syncFinished = 1
     }
 
-    static let maxValuators = 64
+    package static let maxValuators = 64
     // xf86ITValuatorData: has_unaccelerated u32 @0, mask[8] @4, valuators[64] @16,
     // unaccelerated[64] @528; 1040 bytes.
-    static let valuatorDataSize = 1040
-    static let valuatorMaskOffset = 4
-    static let valuatorValuesOffset = 16
-    static let valuatorUnacceleratedOffset = 528
+    package static let valuatorDataSize = 1040
+    package static let valuatorMaskOffset = 4
+    package static let valuatorValuesOffset = 16
+    package static let valuatorUnacceleratedOffset = 528
 
-    static let clientVersionSize = 12  // header, major u16 @8, minor u16 @10
-    static let waitForSyncSize = 8
-    static let motionSize = 1056  // header, is_absolute u32 @8, valuators @16
-    static let buttonSize = 1064  // header, is_absolute @8, button @12, is_press @16, valuators @24
-    static let keySize = 16  // header, key_code i32 @8, is_press u32 @12
-    static let touchSize = 1056  // header, touchid @8, touch_type @12, valuators @16
-    static let pinchSize = 64  // header, type u16 @8, touches u16 @10, flags @12, 6 doubles @16
-    static let swipeSize = 48  // header, type u16 @8, touches u16 @10, flags @12, 4 doubles @16
-    static let responseHeaderSize = 8
-    static let serverVersionSize = 12
-    static let syncFinishedSize = 8
+    package static let clientVersionSize = 12  // header, major u16 @8, minor u16 @10
+    package static let waitForSyncSize = 8
+    package static let motionSize = 1056  // header, is_absolute u32 @8, valuators @16
+    package static let buttonSize = 1064  // header, is_absolute @8, button @12, is_press @16, valuators @24
+    package static let keySize = 16  // header, key_code i32 @8, is_press u32 @12
+    package static let touchSize = 1056  // header, touchid @8, touch_type @12, valuators @16
+    package static let pinchSize = 64  // header, type u16 @8, touches u16 @10, flags @12, 6 doubles @16
+    package static let swipeSize = 48  // header, type u16 @8, touches u16 @10, flags @12, 4 doubles @16
+    package static let responseHeaderSize = 8
+    package static let serverVersionSize = 12
+    package static let syncFinishedSize = 8
 
     /// Touch device axes span 0…65535 (TOUCH_AXIS_MAX), mapped by the server onto the screen.
-    static let axisMax = 65535.0
+    package static let axisMax = 65535.0
 
     // XI2.h event types the driver passes through to the server.
-    static let touchBegin: UInt32 = 18
-    static let touchUpdate: UInt32 = 19
-    static let touchEnd: UInt32 = 20
-    static let pinchBegin: UInt16 = 27
-    static let pinchUpdate: UInt16 = 28
-    static let pinchEnd: UInt16 = 29
-    static let swipeBegin: UInt16 = 30
-    static let swipeUpdate: UInt16 = 31
-    static let swipeEnd: UInt16 = 32
+    package static let touchBegin: UInt32 = 18
+    package static let touchUpdate: UInt32 = 19
+    package static let touchEnd: UInt32 = 20
+    package static let pinchBegin: UInt16 = 27
+    package static let pinchUpdate: UInt16 = 28
+    package static let pinchEnd: UInt16 = 29
+    package static let swipeBegin: UInt16 = 30
+    package static let swipeUpdate: UInt16 = 31
+    package static let swipeEnd: UInt16 = 32
     /// XIGesturePinchEventCancelled / XIGestureSwipeEventCancelled.
-    static let gestureCancelled: UInt32 = 1
+    package static let gestureCancelled: UInt32 = 1
 }
 
 /// A fixed-size little-endian message.
 private struct Message {
-    var bytes: [UInt8]
-    init(size: Int, type: InputTestProtocol.EventType) {
+    package var bytes: [UInt8]
+    package init(size: Int, type: InputTestProtocol.EventType) {
         bytes = [UInt8](repeating: 0, count: size)
         put(UInt32(size), at: 0)
         put(type.rawValue, at: 4)
     }
-    mutating func put<T: FixedWidthInteger>(_ value: T, at offset: Int) {
+    package mutating func put<T: FixedWidthInteger>(_ value: T, at offset: Int) {
         withUnsafeBytes(of: value.littleEndian) { raw in
             for (i, b) in raw.enumerated() { bytes[offset + i] = b }
         }
     }
-    mutating func put(_ value: Double, at offset: Int) {
+    package mutating func put(_ value: Double, at offset: Int) {
         put(value.bitPattern, at: offset)
     }
     /// Sets valuator `axis` of the xf86ITValuatorData starting at `base`.
-    mutating func putValuator(_ axis: Int, _ value: Double, base: Int) {
+    package mutating func putValuator(_ axis: Int, _ value: Double, base: Int) {
         bytes[base + InputTestProtocol.valuatorMaskOffset + axis / 8] |= UInt8(1 << (axis % 8))
         put(value, at: base + InputTestProtocol.valuatorValuesOffset + 8 * axis)
     }
@@ -92,14 +92,14 @@ private struct Message {
 /// One client connection to an `inputtest` device socket: the handshake, then touch, gesture,
 /// motion, button and key events, and `sync()` (returns once the server has processed all the
 /// events sent so far). Coordinates are screen pixels, converted to the 0…65535 axis range.
-final class InputTestDevice {
-    let socketPath: String
-    let screenWidth: Int
-    let screenHeight: Int
+package final class InputTestDevice {
+    package let socketPath: String
+    package let screenWidth: Int
+    package let screenHeight: Int
     private var fd: Int32 = -1
-    private(set) var serverVersion: (major: UInt16, minor: UInt16) = (0, 0)
+    package private(set) var serverVersion: (major: UInt16, minor: UInt16) = (0, 0)
 
-    init(socketPath: String, screenWidth: Int, screenHeight: Int, timeout: Double = 10) throws {
+    package init(socketPath: String, screenWidth: Int, screenHeight: Int, timeout: Double = 10) throws {
         self.socketPath = socketPath
         self.screenWidth = screenWidth
         self.screenHeight = screenHeight
@@ -144,7 +144,7 @@ final class InputTestDevice {
         }
     }
 
-    func close() {
+    package func close() {
         if fd >= 0 {
             Glibc.close(fd)
             fd = -1
@@ -155,11 +155,11 @@ final class InputTestDevice {
 
     // MARK: - Events
 
-    enum TouchPhase { case begin, update, end }
+    package enum TouchPhase { case begin, update, end }
 
     /// A touch of a direct-touch device at screen pixel (`x`, `y`). `id` is the driver's
     /// slot id; the server assigns its own XI touch ids.
-    func touch(_ phase: TouchPhase, id: UInt32, x: Double, y: Double) throws {
+    package func touch(_ phase: TouchPhase, id: UInt32, x: Double, y: Double) throws {
         var m = Message(size: InputTestProtocol.touchSize, type: .touch)
         m.put(id, at: 8)
         let type: UInt32
@@ -174,11 +174,11 @@ final class InputTestDevice {
         try send(m)
     }
 
-    enum GesturePhase { case begin, update, end, cancel }
+    package enum GesturePhase { case begin, update, end, cancel }
 
     /// An XI 2.4 touchpad pinch: `scale` is absolute (1 at begin), `angleDelta` degrees since
     /// the previous event.
-    func pinch(
+    package func pinch(
         _ phase: GesturePhase, fingers: UInt16 = 2, scale: Double, angleDelta: Double = 0,
         dx: Double = 0, dy: Double = 0
     ) throws {
@@ -192,7 +192,7 @@ final class InputTestDevice {
     }
 
     /// An XI 2.4 touchpad swipe.
-    func swipe(_ phase: GesturePhase, fingers: UInt16 = 3, dx: Double = 0, dy: Double = 0) throws {
+    package func swipe(_ phase: GesturePhase, fingers: UInt16 = 3, dx: Double = 0, dy: Double = 0) throws {
         let m = gestureMessage(
             size: InputTestProtocol.swipeSize, type: .gestureSwipe, phase,
             (InputTestProtocol.swipeBegin, InputTestProtocol.swipeUpdate, InputTestProtocol.swipeEnd),
@@ -219,7 +219,7 @@ final class InputTestDevice {
     }
 
     /// Relative motion (Pointer / PointerGesture devices).
-    func move(dx: Double, dy: Double) throws {
+    package func move(dx: Double, dy: Double) throws {
         var m = Message(size: InputTestProtocol.motionSize, type: .motion)
         m.put(UInt32(0), at: 8)
         m.putValuator(0, dx, base: 16)
@@ -229,7 +229,7 @@ final class InputTestDevice {
 
     /// Smooth scroll (Pointer / PointerGesture devices): relative changes of the horizontal
     /// (axis 2) and vertical (axis 3) scroll valuators, in the driver's units.
-    func scroll(horizontal: Double = 0, vertical: Double = 0) throws {
+    package func scroll(horizontal: Double = 0, vertical: Double = 0) throws {
         var m = Message(size: InputTestProtocol.motionSize, type: .motion)
         m.put(UInt32(0), at: 8)
         if horizontal != 0 { m.putValuator(2, horizontal, base: 16) }
@@ -238,7 +238,7 @@ final class InputTestDevice {
     }
 
     /// A button of a pointer device, without valuators.
-    func button(_ button: Int32, pressed: Bool) throws {
+    package func button(_ button: Int32, pressed: Bool) throws {
         var m = Message(size: InputTestProtocol.buttonSize, type: .button)
         m.put(Int32(0), at: 8)
         m.put(button, at: 12)
@@ -247,7 +247,7 @@ final class InputTestDevice {
     }
 
     /// A key of a keyboard device; `keycode` is an X keycode (evdev code + 8).
-    func key(_ keycode: Int32, pressed: Bool) throws {
+    package func key(_ keycode: Int32, pressed: Bool) throws {
         var m = Message(size: InputTestProtocol.keySize, type: .key)
         m.put(keycode, at: 8)
         m.put(UInt32(pressed ? 1 : 0), at: 12)
@@ -255,7 +255,7 @@ final class InputTestDevice {
     }
 
     /// Returns once the server has processed every event sent so far.
-    func sync(timeout: Double = 10) throws {
+    package func sync(timeout: Double = 10) throws {
         try send(Message(size: InputTestProtocol.waitForSyncSize, type: .waitForSync))
         let reply = try readResponse(timeout: timeout)
         guard reply.type == InputTestProtocol.ResponseType.syncFinished.rawValue else {
@@ -331,5 +331,5 @@ final class InputTestDevice {
 }
 
 extension Double {
-    func clamped(_ low: Double, _ high: Double) -> Double { Swift.min(Swift.max(self, low), high) }
+    package func clamped(_ low: Double, _ high: Double) -> Double { Swift.min(Swift.max(self, low), high) }
 }

@@ -6,7 +6,7 @@ import Testing
 #endif
 
 /// Finds a program in `PATH` (and the sbin directories), or nil.
-func findProgram(_ name: String) -> String? {
+package func findProgram(_ name: String) -> String? {
     let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
     let dirs = path.split(separator: ":").map(String.init) + ["/usr/bin", "/usr/sbin", "/bin"]
     return dirs.map { $0 + "/" + name }.first { access($0, X_OK) == 0 }
@@ -51,17 +51,17 @@ private func startServer(
 
 /// `Xvfb -screen 0 1280x800x24 -noreset -nolisten tcp` on a display it picks itself (docs/DESIGN.md §6).
 /// The server is killed when this object goes away (or at `stop()`).
-final class TestXServer {
-    let display: String
-    let process: ChildProcess
-    let directory: TemporaryDirectory
-    let width: Int
-    let height: Int
+package final class TestXServer {
+    package let display: String
+    package let process: ChildProcess
+    package let directory: TemporaryDirectory
+    package let width: Int
+    package let height: Int
 
     /// `extraArguments` e.g. `["-extension", "MIT-SHM"]` for a server without shared memory;
     /// `launcher` a program that runs Xvfb (e.g. `["unshare", "--ipc"]`: a server in its own IPC
     /// namespace, which cannot attach its clients' shared memory).
-    init(width: Int = 1280, height: Int = 800, extraArguments: [String] = [], launcher: [String] = []) throws {
+    package init(width: Int = 1280, height: Int = 800, extraArguments: [String] = [], launcher: [String] = []) throws {
         self.width = width
         self.height = height
         directory = try TemporaryDirectory(prefix: "gestures-xvfb")
@@ -73,9 +73,9 @@ final class TestXServer {
         try waitUntilAcceptingConnections(display, process: process)
     }
 
-    var log: String { tail(directory.file("\((process.executable as NSString).lastPathComponent).stderr")) }
+    package var log: String { tail(directory.file("\((process.executable as NSString).lastPathComponent).stderr")) }
 
-    func stop() { process.stop() }
+    package func stop() { process.stop() }
 
     deinit { process.stop() }
 }
@@ -97,7 +97,7 @@ private func waitUntilAcceptingConnections(_ display: String, process: ChildProc
 /// The condition of the tests that start Xorg with the inputtest driver (`XorgInputTest`): Xorg
 /// starts only as root here, so for any other user they are skipped with this reason instead of
 /// failing. CI runs the X tests as root, so there they always run.
-let xorgNeedsRoot = ConditionTrait.enabled(
+package let xorgNeedsRoot = ConditionTrait.enabled(
     if: geteuid() == 0,
     Comment(
         rawValue: "needs root: Xorg with the dummy and inputtest drivers (genuine XI2 touch) starts only as root; "
@@ -107,20 +107,20 @@ let xorgNeedsRoot = ConditionTrait.enabled(
 /// touch events and XI 2.4 touchpad gestures. Needs root (CI runs as root). One connection per
 /// device is held for the server's life (a reconnect is not served), so every test gets a
 /// fresh server.
-final class XorgInputTest {
-    let display: String
-    let process: ChildProcess
-    let directory: TemporaryDirectory
-    let width: Int
-    let height: Int
+package final class XorgInputTest {
+    package let display: String
+    package let process: ChildProcess
+    package let directory: TemporaryDirectory
+    package let width: Int
+    package let height: Int
     /// A direct-touch device (touchscreen), attached to the virtual core pointer.
-    let touchscreen: InputTestDevice
+    package let touchscreen: InputTestDevice
     /// A touchpad (`PointerGesture`): relative motion plus XI 2.4 pinch and swipe gestures.
-    let touchpad: InputTestDevice
+    package let touchpad: InputTestDevice
     /// A keyboard (xkb defaults), so the server has a real core keyboard.
-    let keyboard: InputTestDevice
+    package let keyboard: InputTestDevice
 
-    init(width: Int = 1280, height: Int = 800) throws {
+    package init(width: Int = 1280, height: Int = 800) throws {
         self.width = width
         self.height = height
         guard geteuid() == 0 else {
@@ -170,11 +170,11 @@ final class XorgInputTest {
         }
     }
 
-    var log: String { tail(directory.file("Xorg.log"), lines: 30) }
+    package var log: String { tail(directory.file("Xorg.log"), lines: 30) }
 
     /// Stops the server first, then closes the device sockets (a client disconnecting from a
     /// live server makes the inputtest driver spin).
-    func stop() {
+    package func stop() {
         process.stop()
         touchscreen.close()
         touchpad.close()
@@ -183,7 +183,7 @@ final class XorgInputTest {
 
     deinit { stop() }
 
-    static func config(
+    package static func config(
         width: Int, height: Int, devices: [(name: String, type: String, socket: String, use: String)]
     ) -> String {
         let modeline =
@@ -244,7 +244,7 @@ final class XorgInputTest {
 }
 
 /// A display name no server answers on (for the no-display test).
-func unusedDisplay() -> String {
+package func unusedDisplay() -> String {
     var n = 99
     while access("/tmp/.X11-unix/X\(n)", F_OK) == 0 || access("/tmp/.X\(n)-lock", F_OK) == 0 {
         n += 1

@@ -5,20 +5,20 @@ import Foundation
 #endif
 
 /// A failure of the X test infrastructure, with a one-line reason that the test reports.
-struct XTestError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
+package struct XTestError: Error, CustomStringConvertible {
+    package var description: String
+    package init(_ description: String) { self.description = description }
 }
 
 /// Seconds on the monotonic clock.
-func monotonicNow() -> Double {
+package func monotonicNow() -> Double {
     var ts = timespec()
     clock_gettime(CLOCK_MONOTONIC, &ts)
     return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
 }
 
 /// Sleeps for `seconds` (pacing of injected input; never used to wait for a result).
-func pause(_ seconds: Double) {
+package func pause(_ seconds: Double) {
     guard seconds > 0 else { return }
     var request = timespec(
         tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1e9))
@@ -27,7 +27,7 @@ func pause(_ seconds: Double) {
 }
 
 /// Polls `condition` every `interval` seconds until it returns a value or `timeout` passes.
-func poll<T>(timeout: Double, interval: Double = 0.002, _ condition: () throws -> T?) rethrows
+package func poll<T>(timeout: Double, interval: Double = 0.002, _ condition: () throws -> T?) rethrows
     -> T?
 {
     let deadline = monotonicNow() + timeout
@@ -39,10 +39,10 @@ func poll<T>(timeout: Double, interval: Double = 0.002, _ condition: () throws -
 }
 
 /// A pipe whose two ends are close-on-exec (a child gets one only through an explicit `dup2`).
-struct Pipe2 {
-    let readEnd: Int32
-    let writeEnd: Int32
-    init() throws {
+package struct Pipe2 {
+    package let readEnd: Int32
+    package let writeEnd: Int32
+    package init() throws {
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else {
             throw XTestError("pipe failed: \(String(cString: strerror(errno)))")
@@ -70,20 +70,20 @@ private let spawnAddCloseFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn
 
 /// A child process started with `posix_spawn`: exact exit status, redirections to files or
 /// descriptors, no inherited descriptors beyond 0, 1, 2 and the ones mapped explicitly.
-final class ChildProcess {
-    enum Output {
+package final class ChildProcess {
+    package enum Output {
         case null
         case file(String)
         case descriptor(Int32)
     }
 
-    let pid: pid_t
-    let executable: String
-    private(set) var status: Int32?
+    package let pid: pid_t
+    package let executable: String
+    package private(set) var status: Int32?
 
     /// Starts `executable` (a path, or a name looked up in `PATH`) with `arguments`.
     /// `extraDescriptors` maps child descriptor numbers (≥ 3) to descriptors of this process.
-    init(
+    package init(
         _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
         stdout: Output = .null, stderr: Output = .null,
         extraDescriptors: [Int32: Int32] = [:], newProcessGroup: Bool = true
@@ -142,7 +142,7 @@ final class ChildProcess {
 
     /// Exit status (`128 + signal` when killed by a signal) once it has exited, else nil.
     @discardableResult
-    func reap() -> Int32? {
+    package func reap() -> Int32? {
         if let status { return status }
         var raw: Int32 = 0
         let r = waitpid(pid, &raw, WNOHANG)
@@ -152,19 +152,19 @@ final class ChildProcess {
         return status
     }
 
-    var isRunning: Bool { reap() == nil }
+    package var isRunning: Bool { reap() == nil }
 
     /// Waits at most `timeout` seconds for the process to exit; its status, or nil.
-    func wait(timeout: Double) -> Int32? {
+    package func wait(timeout: Double) -> Int32? {
         poll(timeout: timeout, interval: 0.001) { reap() }
     }
 
-    func signal(_ sig: Int32) {
+    package func signal(_ sig: Int32) {
         if isRunning { kill(pid, sig) }
     }
 
     /// SIGTERM, then SIGKILL after `grace` seconds; always reaps.
-    func stop(grace: Double = 3) {
+    package func stop(grace: Double = 3) {
         guard isRunning else { return }
         kill(pid, SIGTERM)
         if wait(timeout: grace) == nil {
@@ -177,32 +177,32 @@ final class ChildProcess {
 }
 
 /// A temporary directory removed at deinit.
-final class TemporaryDirectory {
-    let path: String
-    init(prefix: String = "gestures-xtest") throws {
+package final class TemporaryDirectory {
+    package let path: String
+    package init(prefix: String = "gestures-xtest") throws {
         var template = Array("/tmp/\(prefix)-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else {
             throw XTestError("mkdtemp failed: \(String(cString: strerror(errno)))")
         }
         path = String(cString: made)
     }
-    func file(_ name: String) -> String { path + "/" + name }
+    package func file(_ name: String) -> String { path + "/" + name }
     deinit { try? FileManager.default.removeItem(atPath: path) }
 }
 
 /// The contents of a text file, or "" when it cannot be read.
-func readText(_ path: String) -> String {
+package func readText(_ path: String) -> String {
     (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
 }
 
 /// The last `count` lines of a text file, for failure messages.
-func tail(_ path: String, lines count: Int = 15) -> String {
+package func tail(_ path: String, lines count: Int = 15) -> String {
     readText(path).split(separator: "\n", omittingEmptySubsequences: false).suffix(count)
         .joined(separator: "\n")
 }
 
 /// Reads one line (up to a newline) from a descriptor within `timeout` seconds.
-func readLine(from fd: Int32, timeout: Double) -> String? {
+package func readLine(from fd: Int32, timeout: Double) -> String? {
     var bytes: [UInt8] = []
     let deadline = monotonicNow() + timeout
     while true {

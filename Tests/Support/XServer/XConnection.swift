@@ -24,48 +24,35 @@ private func installErrorHandler() {
 }
 
 /// An XI2 event read back by a test client (the probe window).
-struct XIEventRecord: CustomStringConvertible {
-    var type: Int32
-    var deviceID: Int32
-    var sourceID: Int32
-    var detail: Int32
-    var x: Double
-    var y: Double
-    var rootX: Double
-    var rootY: Double
-    var scale: Double = 0
-    var angleDelta: Double = 0
-    var flags: Int32 = 0
+package struct XIEventRecord: CustomStringConvertible {
+    package var type: Int32
+    package var deviceID: Int32
+    package var sourceID: Int32
+    package var detail: Int32
+    package var x: Double
+    package var y: Double
+    package var rootX: Double
+    package var rootY: Double
+    package var scale: Double = 0
+    package var angleDelta: Double = 0
+    package var flags: Int32 = 0
 
-    var description: String {
+    package var description: String {
         "XI type \(type) dev \(deviceID)/\(sourceID) detail \(detail) at (\(x), \(y)) "
             + "root (\(rootX), \(rootY)) scale \(scale) angle \(angleDelta) flags \(flags)"
     }
 }
 
 /// A window's pixels, 0xRRGGBB, from `XGetImage`.
-struct Screenshot {
-    var width: Int
-    var height: Int
-    var pixels: [UInt32]
+package struct Screenshot {
+    package var width: Int
+    package var height: Int
+    package var pixels: [UInt32]
 
-    func pixel(_ x: Int, _ y: Int) -> UInt32 { pixels[y * width + x] }
-
-    /// The pixels of a rectangle (clipped to the image).
-    func pixels(in rect: LayoutRect) -> [UInt32] {
-        let x0 = max(0, Int(rect.x.rounded(.up)))
-        let y0 = max(0, Int(rect.y.rounded(.up)))
-        let x1 = min(width, Int((rect.x + rect.width).rounded(.down)))
-        let y1 = min(height, Int((rect.y + rect.height).rounded(.down)))
-        guard x0 < x1, y0 < y1 else { return [] }
-        var result: [UInt32] = []
-        result.reserveCapacity((x1 - x0) * (y1 - y0))
-        for y in y0..<y1 { result += pixels[(y * width + x0)..<(y * width + x1)] }
-        return result
-    }
+    package func pixel(_ x: Int, _ y: Int) -> UInt32 { pixels[y * width + x] }
 
     /// Writes a binary PPM (for looking at a failure).
-    func writePPM(to path: String) {
+    package func writePPM(to path: String) {
         var data = Data("P6\n\(width) \(height)\n255\n".utf8)
         data.reserveCapacity(data.count + pixels.count * 3)
         for p in pixels {
@@ -78,7 +65,7 @@ struct Screenshot {
 }
 
 /// Distance between two 0xRRGGBB colours (largest channel difference).
-func colorDistance(_ a: UInt32, _ b: UInt32) -> Int {
+package func colorDistance(_ a: UInt32, _ b: UInt32) -> Int {
     var largest = 0
     for shift: UInt32 in [16, 8, 0] {
         let ca = Int((a >> shift) & 0xff)
@@ -90,12 +77,12 @@ func colorDistance(_ a: UInt32, _ b: UInt32) -> Int {
 
 /// A test client connection: XTest input, MPX pointers, window lookup, resizing, screenshots
 /// and an XI2 probe window. Not thread-safe; one test uses it at a time.
-final class XConnection {
-    let display: OpaquePointer
-    let name: String
-    private(set) var xiOpcode: Int32 = 0
+package final class XConnection {
+    package let display: OpaquePointer
+    package let name: String
+    package private(set) var xiOpcode: Int32 = 0
 
-    init(_ name: String) throws {
+    package init(_ name: String) throws {
         installErrorHandler()
         guard let display = XOpenDisplay(name) else {
             throw XTestError("cannot open display \(name)")
@@ -113,7 +100,7 @@ final class XConnection {
 
     /// Closes the connection. Close every test connection before its server goes away: Xlib
     /// exits the process on an I/O error.
-    func close() {
+    package func close() {
         if isOpen {
             isOpen = false
             XCloseDisplay(display)
@@ -122,15 +109,15 @@ final class XConnection {
 
     deinit { close() }
 
-    var root: Window { XDefaultRootWindow(display) }
-    var screenWidth: Int { Int(XDisplayWidth(display, XDefaultScreen(display))) }
-    var screenHeight: Int { Int(XDisplayHeight(display, XDefaultScreen(display))) }
+    package var root: Window { XDefaultRootWindow(display) }
+    package var screenWidth: Int { Int(XDisplayWidth(display, XDefaultScreen(display))) }
+    package var screenHeight: Int { Int(XDisplayHeight(display, XDefaultScreen(display))) }
 
     /// Round trip: everything sent so far has been processed by the server.
-    func sync() { XSync(display, 0) }
+    package func sync() { XSync(display, 0) }
 
     /// The XInput version the server offers (asks for 2.4).
-    func xiVersion() -> (Int32, Int32)? {
+    package func xiVersion() -> (Int32, Int32)? {
         var major: Int32 = 2
         var minor: Int32 = 4
         guard xiOpcode >= 0, XIQueryVersion(display, &major, &minor) == Success else { return nil }
@@ -141,24 +128,24 @@ final class XConnection {
 
     /// Moves this connection's client pointer (the core pointer unless `setClientPointer` was
     /// called) to screen pixel (`x`, `y`).
-    func move(to x: Double, _ y: Double) {
+    package func move(to x: Double, _ y: Double) {
         XTestFakeMotionEvent(display, -1, Int32(x.rounded()), Int32(y.rounded()), 0)
         XFlush(display)
     }
 
-    func button(_ button: UInt32 = 1, pressed: Bool) {
+    package func button(_ button: UInt32 = 1, pressed: Bool) {
         XTestFakeButtonEvent(display, button, pressed ? 1 : 0, 0)
         XFlush(display)
     }
 
-    func key(_ keysym: Int32, pressed: Bool) {
+    package func key(_ keysym: Int32, pressed: Bool) {
         let code = XKeysymToKeycode(display, KeySym(keysym))
         XTestFakeKeyEvent(display, UInt32(code), pressed ? 1 : 0, 0)
         XFlush(display)
     }
 
     /// Presses `modifiers` (keysyms), then `key`, then releases all of them in reverse order.
-    func chord(_ modifiers: [Int32], _ key: Int32) {
+    package func chord(_ modifiers: [Int32], _ key: Int32) {
         for m in modifiers { self.key(m, pressed: true) }
         self.key(key, pressed: true)
         self.key(key, pressed: false)
@@ -168,14 +155,14 @@ final class XConnection {
 
     // MARK: - MPX
 
-    struct Device {
-        var id: Int32
-        var name: String
-        var use: Int32
-        var attachment: Int32
+    package struct Device {
+        package var id: Int32
+        package var name: String
+        package var use: Int32
+        package var attachment: Int32
     }
 
-    func devices() -> [Device] {
+    package func devices() -> [Device] {
         var count: Int32 = 0
         guard let info = XIQueryDevice(display, XIAllDevices, &count) else { return [] }
         defer { XIFreeDeviceInfo(info) }
@@ -189,7 +176,7 @@ final class XConnection {
 
     /// Creates a master pointer/keyboard pair named `name` (`xinput create-master NAME`) and
     /// returns the master pointer's device id.
-    func createMasterPointer(_ name: String) throws -> Int32 {
+    package func createMasterPointer(_ name: String) throws -> Int32 {
         var change = XIAnyHierarchyChangeInfo()
         let cName = strdup(name)
         defer { free(cName) }
@@ -209,7 +196,7 @@ final class XConnection {
 
     /// Makes `master` this connection's client pointer: XTest motion and buttons sent on this
     /// connection then drive that master's XTEST slave (docs/DESIGN.md §6).
-    func setClientPointer(_ master: Int32) {
+    package func setClientPointer(_ master: Int32) {
         XISetClientPointer(display, 0, master)
         sync()
     }
@@ -217,7 +204,7 @@ final class XConnection {
     // MARK: - Windows
 
     /// A 32-bit property's values (Xlib hands them over as C longs), at most `longs` of them.
-    func property(_ window: Window, _ name: String, longs: Int = 1024) -> [UInt] {
+    package func property(_ window: Window, _ name: String, longs: Int = 1024) -> [UInt] {
         let atom = XInternAtom(display, name, 1)
         guard atom != 0 else { return [] }
         var actualType: Atom = 0
@@ -236,14 +223,14 @@ final class XConnection {
         }
     }
 
-    func title(of window: Window) -> String? {
+    package func title(of window: Window) -> String? {
         var name: UnsafeMutablePointer<CChar>?
         guard XFetchName(display, window, &name) != 0, let name else { return nil }
         defer { XFree(name) }
         return String(cString: name)
     }
 
-    func topLevelWindows() -> [Window] {
+    package func topLevelWindows() -> [Window] {
         var rootReturn: Window = 0
         var parent: Window = 0
         var children: UnsafeMutablePointer<Window>?
@@ -255,16 +242,16 @@ final class XConnection {
         return Array(UnsafeBufferPointer(start: children, count: Int(count)))
     }
 
-    struct Geometry: Equatable {
-        var x: Int
-        var y: Int
-        var width: Int
-        var height: Int
-        var viewable: Bool
+    package struct Geometry: Equatable {
+        package var x: Int
+        package var y: Int
+        package var width: Int
+        package var height: Int
+        package var viewable: Bool
     }
 
     /// Position (root coordinates), size and map state of a window.
-    func geometry(of window: Window) -> Geometry? {
+    package func geometry(of window: Window) -> Geometry? {
         var attributes = XWindowAttributes()
         guard XGetWindowAttributes(display, window, &attributes) != 0 else { return nil }
         var x: Int32 = 0
@@ -278,7 +265,7 @@ final class XConnection {
 
     /// The mapped top-level window whose `_NET_WM_PID` is `pid` or, lacking that property,
     /// whose WM_NAME is `title`.
-    func findWindow(pid: pid_t?, title: String?, timeout: Double) -> Window? {
+    package func findWindow(pid: pid_t?, title: String?, timeout: Double) -> Window? {
         poll(timeout: timeout, interval: 0.005) { () -> Window? in
             for window in topLevelWindows() {
                 guard geometry(of: window)?.viewable == true else { continue }
@@ -291,7 +278,7 @@ final class XConnection {
     }
 
     /// WM_CLASS (instance, class) of a window.
-    func windowClass(of window: Window) -> (String, String)? {
+    package func windowClass(of window: Window) -> (String, String)? {
         var hint = XClassHint()
         guard XGetClassHint(display, window, &hint) != 0 else { return nil }
         defer {
@@ -303,13 +290,13 @@ final class XConnection {
     }
 
     /// Asks the window to close, as a window manager's close button does (WM_DELETE_WINDOW).
-    func sendDeleteWindow(_ window: Window) {
+    package func sendDeleteWindow(_ window: Window) {
         let delete = XInternAtom(display, "WM_DELETE_WINDOW", 0)
         sendClientMessage(window, "WM_PROTOCOLS", (Int(bitPattern: delete), 0, 0, 0, 0), to: window, mask: 0)
     }
 
     /// A 32-bit client message of `type` about `window`, sent to `destination` with `mask`.
-    func sendClientMessage(
+    package func sendClientMessage(
         _ window: Window, _ type: String, _ data: (Int, Int, Int, Int, Int), to destination: Window, mask: Int
     ) {
         var event = XEvent()
@@ -322,12 +309,12 @@ final class XConnection {
         sync()
     }
 
-    func resize(_ window: Window, width: Int, height: Int) {
+    package func resize(_ window: Window, width: Int, height: Int) {
         XResizeWindow(display, window, UInt32(width), UInt32(height))
         sync()
     }
 
-    func focus(_ window: Window) {
+    package func focus(_ window: Window) {
         XSetInputFocus(display, window, Int32(RevertToPointerRoot), 0)
         sync()
     }
@@ -335,7 +322,7 @@ final class XConnection {
     /// The window's current contents.
     /// At most `limit` pixels a side from the window's top-left corner (a window larger than
     /// the screen: only what is on the screen can be read).
-    func screenshot(_ window: Window, limit: (width: Int, height: Int)? = nil) throws -> Screenshot {
+    package func screenshot(_ window: Window, limit: (width: Int, height: Int)? = nil) throws -> Screenshot {
         guard var g = geometry(of: window), g.width > 0, g.height > 0 else {
             throw XTestError("window \(window) has no geometry")
         }
@@ -376,7 +363,7 @@ final class XConnection {
     // MARK: - XI2 probe window
 
     /// An override-redirect window selecting XI2 `events` from all master devices.
-    func createProbeWindow(x: Int, y: Int, width: Int, height: Int, events: [Int32]) -> Window {
+    package func createProbeWindow(x: Int, y: Int, width: Int, height: Int, events: [Int32]) -> Window {
         let screen = XDefaultScreen(display)
         let window = XCreateSimpleWindow(
             display, root, Int32(x), Int32(y), UInt32(width), UInt32(height), 0, 0,
@@ -399,7 +386,7 @@ final class XConnection {
 
     /// XI2 events received within `timeout` seconds, stopping early once `until` holds for the
     /// events so far.
-    func readXIEvents(timeout: Double, until: ([XIEventRecord]) -> Bool) -> [XIEventRecord] {
+    package func readXIEvents(timeout: Double, until: ([XIEventRecord]) -> Bool) -> [XIEventRecord] {
         var records: [XIEventRecord] = []
         let deadline = monotonicNow() + timeout
         while !until(records) {

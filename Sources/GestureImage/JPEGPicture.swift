@@ -5,13 +5,17 @@ import CTurboJPEG
     import Glibc
 #endif
 
-/// A JPEG file held in memory and decoded by libjpeg-turbo's TurboJPEG at the size it is shown.
+/// A JPEG file held in memory and decoded by libjpeg-turbo's TurboJPEG at the size it is shown:
+/// the one JPEG decoder of the library's `Image` (through ``ImageDecoding``, at full size) and
+/// the demo's picture (at the size it is drawn).
+///
+/// Reading it (``init(bytes:path:)``) decodes no pixel: the header, the markers and the scan count
+/// are read, and a file cut short is refused then.
 ///
 /// - **Scaled decoding**: libjpeg-turbo scales by 1/2, 1/4 and 1/8 while decoding (its reduced
 ///   inverse DCTs), so a picture shown small never costs a full-size decode nor its memory. The
 ///   denominator is the largest of 8, 4, 2, 1 whose decoded size is still at least the drawn size
-///   in device pixels (``denominator(forScale:)``); a picture pinched larger is decoded again,
-///   larger (like the bundled flower's @2x/@4x renditions).
+///   in device pixels (``denominator(forScale:)``).
 /// - **EXIF orientation** (tag 0x0112 of the APP1 `Exif` IFD0, all eight values) is applied after
 ///   decoding: libjpeg-turbo does not. ``size`` is the size as shown (width and height swapped
 ///   for orientations 5–8). A missing, damaged or out-of-range tag means 1 (as stored).
@@ -23,36 +27,36 @@ import CTurboJPEG
 ///   (and TurboJPEG's `TJFLAG_LIMITSCANS` stops at 500): a few kilobytes can hold 100 000 scans,
 ///   each of which makes the decoder walk the whole picture again, which froze the app for
 ///   minutes.
-struct JPEGPicture: Sendable {
+public struct JPEGPicture: Sendable {
     let bytes: [UInt8]
     /// The size as stored in the file, before orientation.
-    let storedWidth: Int
-    let storedHeight: Int
+    public let storedWidth: Int
+    public let storedHeight: Int
     let colorspace: Int32
     /// EXIF orientation, 1...8.
-    let orientation: Int
+    public let orientation: Int
     /// An Adobe APP14 marker is present (CMYK values are stored inverted).
     let adobe: Bool
 
     /// The size as shown, after orientation.
-    var size: (width: Int, height: Int) {
+    public var size: (width: Int, height: Int) {
         orientation >= 5 ? (storedHeight, storedWidth) : (storedWidth, storedHeight)
     }
 
     /// The decoding denominators libjpeg-turbo offers that are used here, largest first.
-    static let denominators = [8, 4, 2, 1]
+    public static let denominators = [8, 4, 2, 1]
 
     /// The largest denominator (smallest decode) whose pixels are at least `scale` device pixels
     /// per picture pixel of the full size: `scale` ≤ 1/8 → 8, ≤ 1/4 → 4, ≤ 1/2 → 2, else 1.
-    static func denominator(forScale scale: Double) -> Int {
+    public static func denominator(forScale scale: Double) -> Int {
         denominators.first { 1 / Double($0) >= scale - 1e-9 } ?? 1
     }
 
     /// Reads the header, orientation and markers; throws one line when the header is damaged or
     /// the picture too large.
-    init(bytes: [UInt8], path: String) throws(DemoImageError) {
+    public init(bytes: [UInt8], path: String) throws(ImageDecodingError) {
         guard let tj = tjInitDecompress() else {
-            throw DemoImageError(path: path, reason: "cannot start the JPEG decoder")
+            throw ImageDecodingError(path: path, reason: "cannot start the JPEG decoder")
         }
         defer { tjDestroy(tj) }
         var width: Int32 = 0
@@ -64,37 +68,45 @@ struct JPEGPicture: Sendable {
         }
         guard header == 0 else {
             let detail = String(cString: tjGetErrorStr2(tj))
-            throw DemoImageError(
+            throw ImageDecodingError(
                 path: path, reason: "the JPEG header is damaged (\(detail)); expected a whole PNG or JPEG image")
         }
         guard width > 0, height > 0 else {
-            throw DemoImageError(
+            throw ImageDecodingError(
                 path: path, reason: "the JPEG is cut short (its header has no size); expected a whole PNG or JPEG image"
             )
         }
-        try DemoImage.checkSize(width: Int(width), height: Int(height), format: "JPEG", path: path)
+        try ImageDecoding.checkSize(width: Int(width), height: Int(height), format: "JPEG", path: path)
         self.bytes = bytes
         storedWidth = Int(width)
         storedHeight = Int(height)
         self.colorspace = colorspace
         let markers = Self.markers(bytes)
         guard markers.scans <= Self.maximumScans else {
-            throw DemoImageError(
+            throw ImageDecodingError(
                 path: path,
                 reason:
                     "the JPEG has \(markers.scans) scans, more than \(Self.maximumScans) (each would decode the whole picture again); expected an ordinary PNG or JPEG image"
             )
         }
+        // A stream that ends before its EOI marker: libjpeg would fill the rest with grey and
+        // warn "Premature end of JPEG file"; found by the walk, before anything is decoded.
+        guard markers.complete else {
+            throw ImageDecodingError(
+                path: path,
+                reason: "the JPEG is cut short (Premature end of JPEG file); expected a whole PNG or JPEG image")
+        }
         orientation = markers.orientation
         adobe = markers.adobe
     }
 
-    var isCMYK: Bool { colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue) }
+    public var isCMYK: Bool { colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue) }
 
-    /// The picture decoded at 1/`denominator` of its size and oriented, as an opaque Cairo surface.
-    func decode(denominator: Int, path: String) throws(DemoImageError) -> OpaquePointer {
+    /// The picture decoded at 1/`denominator` of its size and oriented, as an opaque Cairo surface
+    /// (`cairo_surface_t *`, owned by the caller); throws one line when the stream is damaged.
+    public func decode(denominator: Int, path: String) throws(ImageDecodingError) -> OpaquePointer {
         guard let tj = tjInitDecompress() else {
-            throw DemoImageError(path: path, reason: "cannot start the JPEG decoder")
+            throw ImageDecodingError(path: path, reason: "cannot start the JPEG decoder")
         }
         defer { tjDestroy(tj) }
         // TJSCALED: the size rounded up.
@@ -102,7 +114,7 @@ struct JPEGPicture: Sendable {
         let height = (storedHeight + denominator - 1) / denominator
         guard let s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(width), Int32(height)),
             cairo_surface_status(s) == CAIRO_STATUS_SUCCESS
-        else { throw DemoImageError(path: path, reason: "out of memory for a \(width)×\(height) picture") }
+        else { throw ImageDecodingError(path: path, reason: "out of memory for a \(width)×\(height) picture") }
         cairo_surface_flush(s)
         let stride = Int(cairo_image_surface_get_stride(s))
         let data = cairo_image_surface_get_data(s)!
@@ -139,7 +151,7 @@ struct JPEGPicture: Sendable {
                     message.contains("Premature end")
                     ? "the JPEG is cut short"
                     : message.contains("scans") ? "the JPEG has too many scans (more than 500)" : "the JPEG is damaged"
-                throw DemoImageError(path: path, reason: "\(what) (\(message)); expected a whole PNG or JPEG image")
+                throw ImageDecodingError(path: path, reason: "\(what) (\(message)); expected a whole PNG or JPEG image")
             }
         }
         cairo_surface_mark_dirty(s)
@@ -176,7 +188,7 @@ struct JPEGPicture: Sendable {
     /// `s` (`width`×`height`, as stored) turned per EXIF `orientation` into a new surface.
     static func orient(
         _ s: OpaquePointer, width: Int, height: Int, orientation: Int, path: String
-    ) throws(DemoImageError) -> OpaquePointer {
+    ) throws(ImageDecodingError) -> OpaquePointer {
         let (w, h) = (Double(width), Double(height))
         // Stored pixel (x, y) → shown (xx·x + xy·y + x0, yx·x + yy·y + y0).
         let m: cairo_matrix_t =
@@ -193,7 +205,7 @@ struct JPEGPicture: Sendable {
         let (ow, oh) = orientation >= 5 ? (height, width) : (width, height)
         guard let out = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(ow), Int32(oh)),
             cairo_surface_status(out) == CAIRO_STATUS_SUCCESS, let cr = cairo_create(out)
-        else { throw DemoImageError(path: path, reason: "out of memory for a \(ow)×\(oh) picture") }
+        else { throw ImageDecodingError(path: path, reason: "out of memory for a \(ow)×\(oh) picture") }
         var matrix = m
         cairo_transform(cr, &matrix)
         cairo_set_source_surface(cr, s, 0, 0)
@@ -203,96 +215,5 @@ struct JPEGPicture: Sendable {
         cairo_destroy(cr)
         cairo_surface_flush(out)
         return out
-    }
-
-    /// The most scans a JPEG may have. A progressive JPEG from libjpeg, Photoshop or a camera
-    /// has 6 to 12, and jpegtran's scan scripts allow 100; each scan makes the decoder walk the
-    /// whole picture again, so 500 scans (TurboJPEG's own `TJFLAG_LIMITSCANS`, kept as a second
-    /// guard) of a 12-megapixel picture still take seconds. Counted before decoding.
-    static let maximumScans = 100
-
-    /// The EXIF orientation (1 when absent or unreadable), whether an Adobe APP14 marker is
-    /// present, and how many scans the file has (SOS markers, entropy-coded data skipped; an
-    /// EXIF thumbnail's markers lie inside APP1 and are not counted). Every offset is checked
-    /// against the bytes: a damaged marker ends the walk, never reads past.
-    static func markers(_ b: [UInt8]) -> (orientation: Int, adobe: Bool, scans: Int) {
-        var orientation = 1
-        var adobe = false
-        var scans = 0
-        var i = 2
-        b.withUnsafeBufferPointer { buffer in
-            let base = buffer.baseAddress!
-            while i + 4 <= b.count, b[i] == 0xFF {
-                let marker = b[i + 1]
-                if marker == 0xFF || (0xD0...0xD7).contains(marker) || marker == 0x01 {  // fill, RSTn, TEM
-                    i += marker == 0xFF ? 1 : 2
-                    continue
-                }
-                if marker == 0xD9 { break }  // EOI
-                let length = Int(b[i + 2]) << 8 | Int(b[i + 3])
-                guard length >= 2, i + 2 + length <= b.count else { break }
-                let body = (i + 4)..<(i + 2 + length)
-                if marker == 0xE1, orientation == 1, body.count >= 6,
-                    b[body.lowerBound..<body.lowerBound + 6].elementsEqual([0x45, 0x78, 0x69, 0x66, 0, 0])
-                {
-                    orientation = exifOrientation(b[(body.lowerBound + 6)..<body.upperBound]) ?? 1
-                } else if marker == 0xEE, body.count >= 5,
-                    b[body.lowerBound..<body.lowerBound + 5].elementsEqual("Adobe".utf8)
-                {
-                    adobe = true
-                }
-                i += 2 + length
-                guard marker == 0xDA else { continue }
-                // Entropy-coded data: up to the next 0xFF that is not a stuffed 0xFF00 or RSTn.
-                scans += 1
-                while i < b.count {
-                    guard let p = memchr(base + i, 0xFF, b.count - i) else {
-                        i = b.count
-                        break
-                    }
-                    i = base.distance(to: p.assumingMemoryBound(to: UInt8.self))
-                    guard i + 1 < b.count else { break }
-                    let next = b[i + 1]
-                    if next == 0x00 || (0xD0...0xD7).contains(next) || next == 0xFF {
-                        i += next == 0xFF ? 1 : 2
-                    } else {
-                        break
-                    }
-                }
-            }
-        }
-        return (orientation, adobe, scans)
-    }
-
-    /// Tag 0x0112 of IFD0 of a TIFF structure (the APP1 body after `Exif\0\0`), 1...8 or nil.
-    static func exifOrientation(_ tiff: ArraySlice<UInt8>) -> Int? {
-        let t = Array(tiff)
-        guard t.count >= 8 else { return nil }
-        let little: Bool
-        switch (t[0], t[1]) {
-        case (0x49, 0x49): little = true
-        case (0x4D, 0x4D): little = false
-        default: return nil
-        }
-        func u16(_ at: Int) -> Int? {
-            guard at >= 0, at + 2 <= t.count else { return nil }
-            return little ? Int(t[at]) | Int(t[at + 1]) << 8 : Int(t[at]) << 8 | Int(t[at + 1])
-        }
-        func u32(_ at: Int) -> Int? {
-            guard let a = u16(at), let b = u16(at + 2) else { return nil }
-            return little ? a | b << 16 : a << 16 | b
-        }
-        guard u16(2) == 42, let ifd = u32(4), let count = u16(ifd) else { return nil }
-        for entry in 0..<count {
-            let at = ifd + 2 + entry * 12
-            guard let tag = u16(at) else { return nil }
-            guard tag == 0x0112 else { continue }
-            // Type SHORT (3), count 1: the value in the first two bytes of the value field.
-            guard u16(at + 2) == 3, u32(at + 4) == 1, let value = u16(at + 8), (1...8).contains(value) else {
-                return nil
-            }
-            return value
-        }
-        return nil
     }
 }

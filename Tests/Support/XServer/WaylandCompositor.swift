@@ -29,30 +29,30 @@ import Testing
 /// `XDG_RUNTIME_DIR`, so a desktop's `WAYLAND_DISPLAY` or `DISPLAY` never leaks in. Xwayland
 /// is started at once; ``display`` is the `DISPLAY` the compositor gives its clients. Stopped at
 /// deinit.
-final class WaylandCompositor {
+package final class WaylandCompositor {
     /// Which compositor.
-    enum Kind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    package enum Kind: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case sway, cage, weston
-        var testDescription: String { rawValue }
+        package var testDescription: String { rawValue }
         /// The program, and the Debian package it comes in.
-        var program: String { rawValue }
+        package var program: String { rawValue }
         /// The output size a headless output has when the compositor cannot be told (cage).
-        static let cageHeadlessSize = (width: 1280, height: 720)
+        package static let cageHeadlessSize = (width: 1280, height: 720)
     }
 
-    let kind: Kind
+    package let kind: Kind
     /// The Xwayland display (`:N`).
-    let display: String
+    package let display: String
     /// The compositor's `XDG_RUNTIME_DIR` (holds `wayland-N` and sway's IPC socket).
-    let runtimeDirectory: String
-    let process: ChildProcess
+    package let runtimeDirectory: String
+    package let process: ChildProcess
     /// The outputs' sizes in compositor pixels, left to right (headless), as the compositor
     /// made them.
-    let outputSizes: [(width: Int, height: Int)]
+    package let outputSizes: [(width: Int, height: Int)]
     private let directory: TemporaryDirectory
 
     /// How the compositor shows its outputs.
-    enum Backend {
+    package enum Backend {
         /// Headless outputs of these sizes (pixels), left to right.
         case headless(outputs: [(width: Int, height: Int)])
         /// `outputs` windows of this size on the X server `display`, left to right.
@@ -61,7 +61,7 @@ final class WaylandCompositor {
 
     /// `kind` on `backend`; `scale` (sway, Weston) is every output's scale; `config` lines are
     /// added to sway's configuration (e.g. `for_window … move to output …`).
-    init(
+    package init(
         _ kind: Kind, _ backend: Backend, scale: Int = 1, config extra: [String] = [],
         timeout: Double = 20
     ) throws {
@@ -221,13 +221,13 @@ final class WaylandCompositor {
     }
 
     /// The compositor's log (sway `-d`), for failure messages.
-    var log: String { tail(directory.file("compositor.log"), lines: 30) }
+    package var log: String { tail(directory.file("compositor.log"), lines: 30) }
 
     /// Runs `swaymsg` with `arguments` against this compositor's IPC socket; its output, or
     /// nil when it failed. E.g. `["-t", "get_outputs"]`, `["create_output"]`,
     /// `["output", "HEADLESS-1", "scale", "2"]`.
     @discardableResult
-    func swaymsg(_ arguments: [String]) -> String? {
+    package func swaymsg(_ arguments: [String]) -> String? {
         guard let swaymsg = findProgram("swaymsg") else { return nil }
         let sockets = (try? FileManager.default.contentsOfDirectory(atPath: runtimeDirectory)) ?? []
         guard let socket = sockets.first(where: { $0.hasPrefix("sway-ipc.") }) else { return nil }
@@ -241,7 +241,7 @@ final class WaylandCompositor {
         return readText(outPath)
     }
 
-    func stop() { process.stop() }
+    package func stop() { process.stop() }
 
     deinit { process.stop() }
 }
