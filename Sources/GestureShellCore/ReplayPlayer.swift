@@ -13,6 +13,10 @@ import GestureKit
 /// Timed actions (a trace's `set` lines) play at their place among the events: action `k` is
 /// due at its own time, once every event before its `position` was played; ``next(at:notBefore:)``
 /// hands events and actions out in that order (``due(at:notBefore:)`` only events).
+///
+/// The events are pulled from a ``ReplayEvents`` source one at a time, one event ahead of the
+/// clock, so a trace streamed from disk is never held whole; each ``begin(at:)`` opens the
+/// source again from its first event.
 @MainActor
 public final class ReplayPlayer {
     /// Something due: an input event (retimed), or the action at an index of ``actions``.
@@ -21,24 +25,37 @@ public final class ReplayPlayer {
         case action(Int)
     }
 
-    public let events: [InputEvent]
+    public let source: ReplayEvents
     /// (position among the events, time from the start of the playback), in trace order.
     public let actions: [(position: Int, timestamp: Double)]
     public let idOffset: Int
     public let tail: Double
     /// The shell time the playback started at.
     public private(set) var start: Double?
+    /// How many events were handed out (where actions are placed).
     private var index = 0
+    private var pull: () -> InputEvent? = { nil }
+    /// The next event (the look-ahead), nil once the source is over.
+    private var pending: InputEvent?
+    /// The time of the last event handed out (0 before any).
+    private var lastEventTime = 0.0
     private var actionIndex = 0
     private var downIDs: [Int: Point] = [:]
     private var pinchLocation: Point?
     private var last = -Double.infinity
 
-    public init(
+    public convenience init(
         events: [InputEvent], actions: [(position: Int, timestamp: Double)] = [], idOffset: Int = 1_000_000,
         tail: Double = 1
     ) {
-        self.events = events
+        self.init(source: ReplayEvents(events), actions: actions, idOffset: idOffset, tail: tail)
+    }
+
+    public init(
+        source: ReplayEvents, actions: [(position: Int, timestamp: Double)] = [], idOffset: Int = 1_000_000,
+        tail: Double = 1
+    ) {
+        self.source = source
         self.actions = actions
         self.idOffset = idOffset
         self.tail = tail
@@ -49,6 +66,9 @@ public final class ReplayPlayer {
         start = time
         isFinished = false
         index = 0
+        pull = source.open()
+        pending = pull()
+        lastEventTime = 0
         actionIndex = 0
         downIDs.removeAll()
         pinchLocation = nil
@@ -65,7 +85,7 @@ public final class ReplayPlayer {
     public var nextDeadline: Double? {
         guard let start, !isFinished else { return nil }
         if nextIsAction { return quantize(start + actions[actionIndex].timestamp) }
-        if index < events.count { return quantize(start + events[index].timestamp) }
+        if let pending { return quantize(start + pending.timestamp) }
         return finishTime
     }
 
@@ -74,10 +94,11 @@ public final class ReplayPlayer {
         actionIndex < actions.count && actions[actionIndex].position <= index
     }
 
-    /// When the playback is over: the last event's time plus the tail.
+    /// When the playback is over: the last event's time plus the tail (nil until the last
+    /// event was read from the source).
     public var finishTime: Double? {
-        guard let start else { return nil }
-        let lastTime = max(events.last?.timestamp ?? 0, actions.last?.timestamp ?? 0)
+        guard let start, pending == nil else { return nil }
+        let lastTime = max(lastEventTime, actions.last?.timestamp ?? 0)
         return quantize(start + lastTime + tail)
     }
 
@@ -90,14 +111,15 @@ public final class ReplayPlayer {
             actionIndex += 1
             return .action(actionIndex - 1)
         }
-        if index < events.count, quantize(start + events[index].timestamp) <= now {
-            let e = events[index]
+        if let e = pending, quantize(start + e.timestamp) <= now {
             index += 1
+            lastEventTime = e.timestamp
+            pending = pull()
             let t = max(quantize(start + e.timestamp), notBefore, last)
             last = t
             return .event(retimed(e, to: t))
         }
-        if index == events.count, actionIndex == actions.count, let f = finishTime, now >= f { isFinished = true }
+        if pending == nil, actionIndex == actions.count, let f = finishTime, now >= f { isFinished = true }
         return nil
     }
 
@@ -116,6 +138,8 @@ public final class ReplayPlayer {
         guard start != nil else { return [] }
         start = nil
         isFinished = true
+        pull = { nil }
+        pending = nil
         var out: [InputEvent] = []
         if !downIDs.isEmpty {
             let changes = downIDs.keys.sorted().map {
@@ -155,6 +179,23 @@ public final class ReplayPlayer {
             return .scroll(s)
         case .shake: return .shake(timestamp: t)
         case .wait: return .wait(timestamp: t)
+        }
+    }
+}
+
+/// Where a ``ReplayPlayer`` takes its events: `open` starts them from the first, each call a
+/// new pass (a looping tour opens its trace file again), and the function it returns hands
+/// them out in order, nil at the end.
+public struct ReplayEvents {
+    public let open: () -> () -> InputEvent?
+
+    public init(open: @escaping () -> () -> InputEvent?) { self.open = open }
+
+    /// Events held in memory.
+    public init(_ events: [InputEvent]) {
+        open = {
+            var i = events.makeIterator()
+            return { i.next() }
         }
     }
 }

@@ -78,11 +78,23 @@ struct JSONLTraceParser {
 
     /// Parses the lines of a file as they are read (a byte-order mark at its start skipped).
     mutating func parse(_ lines: FileLines) throws(TraceError) {
-        while let line = try lines.next() {
+        while try parseSome(lines) {}
+    }
+
+    /// Parses lines of `lines` until at least one more event was handed over, or to the end
+    /// of the file (the frame in progress closed); false once the file is over. Lets a
+    /// replay pull a streamed trace one event at a time (``TraceEventReader``).
+    mutating func parseSome(_ lines: FileLines) throws(TraceError) -> Bool {
+        let before = eventCount
+        while eventCount == before {
+            guard let line = try lines.next() else {
+                closeFrame()
+                return false
+            }
             let bom = lines.number == 1 && line.starts(with: [0xEF, 0xBB, 0xBF])
             try take(line[(bom ? 3 : 0)...], number: lines.number)
         }
-        closeFrame()
+        return true
     }
 
     /// One line without its `\n`: a `\r` before it dropped, a blank line skipped.

@@ -201,8 +201,16 @@ public final class X11Shell {
     public func play(
         _ events: [InputEvent], actions: [(position: Int, timestamp: Double)] = [], exitWhenDone: Bool
     ) {
+        play(ReplayEvents(events), actions: actions, exitWhenDone: exitWhenDone)
+    }
+
+    /// As ``play(_:actions:exitWhenDone:)``, the events pulled from `source` as they are due
+    /// (a trace streamed from disk).
+    public func play(
+        _ source: ReplayEvents, actions: [(position: Int, timestamp: Double)] = [], exitWhenDone: Bool
+    ) {
         guard !windowState.lifecycle.isClosed else { return }
-        let player = ReplayPlayer(events: events, actions: actions, idOffset: 1_000_000)
+        let player = ReplayPlayer(source: source, actions: actions, idOffset: 1_000_000)
         playback.player = player
         playback.exitWhenDone = exitWhenDone
         playback.reported = false

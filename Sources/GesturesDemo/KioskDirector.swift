@@ -22,7 +22,8 @@ public final class KioskDirector: ShellScene {
     /// The pause between two plays of the tour (default 30).
     public var tourGap = 30.0
     /// The tour for the window's current size in points (nil: no tour).
-    public var tour: ((Size) -> [InputEvent])?
+    /// Each play of the tour opens it again (a tour streamed from its file is read anew).
+    public var tour: ((Size) -> ReplayEvents)?
     /// The operator log's kiosk events, with the scene time: `reset` (the idle reset),
     /// `tourStart`, `tourEnd` (it played to its end), `tourStop` (a visitor stopped it).
     public var onEvent: ((String, Double) -> Void)?
@@ -103,7 +104,7 @@ public final class KioskDirector: ShellScene {
         }
         if let tour, !isTouring, time >= nextTourAt {
             // A new player each time: the window may have changed size since the last tour.
-            let p = ReplayPlayer(events: tour(size), idOffset: 2_000_000)
+            let p = ReplayPlayer(source: tour(size), idOffset: 2_000_000)
             player = p
             scene.resetAfterIdle(at: lastFed)
             p.begin(at: lastFed)

@@ -1,4 +1,5 @@
 import GestureKit
+import GestureShellCore
 import GestureTrace
 import GestureX11
 import GesturesDemo
@@ -39,19 +40,19 @@ struct KioskSettings: Equatable {
         return s
     }
 
-    /// The tour's events and viewport: the given trace, else the bundled one (one warning when
-    /// it is missing: no tour).
-    func loadTour() throws(CommandFailure) -> (events: [InputEvent], viewport: Size?) {
-        var trace: Trace?
+    /// The tour's trace (streamed: checked whole now, read again from disk on every play) and
+    /// viewport: the given trace, else the bundled one (one warning when it is missing: no tour).
+    func loadTour() throws(CommandFailure) -> (trace: TraceStream?, viewport: Size?) {
+        var trace: TraceStream?
         if let tour {
             do {
-                trace = try TraceReader.read(path: tour, size: nil, device: nil)
+                trace = try TraceReader.stream(path: tour, size: nil, device: nil)
             } catch {
                 throw .usage(error.description)
             }
         } else {
             trace = ResourceLocator.path(of: "tour.jsonl").flatMap {
-                try? TraceReader.read(path: $0, size: nil, device: nil)
+                try? TraceReader.stream(path: $0, size: nil, device: nil)
             }
             if trace == nil {
                 writeAll(2, "gestures: warning: the bundled tour (tour.jsonl) is missing; kiosk mode plays no tour\n")
@@ -59,9 +60,12 @@ struct KioskSettings: Equatable {
         }
         // A tour with a viewport line is mapped to the window's size when it plays (the bundled
         // one is made for 1024×768 and the kiosk is full screen); one without plays as written.
-        return (trace?.events ?? [], trace?.viewportFromTrace == true ? trace?.viewport : nil)
+        return (trace, trace?.viewportFromTrace == true ? trace?.viewport : nil)
     }
 }
+
+/// A streamed trace that changed since it was checked: its error, one line on stderr.
+func reportReplayError(_ error: TraceError) { writeAll(2, "gestures: \(error.description)\n") }
 
 /// The running kiosk around the demo scene: the director's settings, SIGHUP reloads (all or
 /// nothing: a picture, tour or file that cannot be read leaves everything as it was, with one
@@ -95,7 +99,7 @@ final class KioskRuntime {
     init(
         director: KioskDirector, shell: X11Shell, log: LineSink?, operatorLog: OperatorLog, base: KioskSettings,
         configFile: String?,
-        settings: KioskSettings, tour: (events: [InputEvent], viewport: Size?),
+        settings: KioskSettings, tour: (trace: TraceStream?, viewport: Size?),
         makeScene: @escaping (DemoImage?) -> DemoScene
     ) {
         self.director = director
@@ -113,12 +117,15 @@ final class KioskRuntime {
         shell.onHangup = { [unowned self] in self.hangup() }
     }
 
-    private func apply(_ s: KioskSettings, tour: (events: [InputEvent], viewport: Size?)) {
+    private func apply(_ s: KioskSettings, tour: (trace: TraceStream?, viewport: Size?)) {
         director.resetDelay = s.resetAfter
         director.tourDelay = s.tourAfter
-        let (events, viewport) = tour
-        director.tour =
-            events.isEmpty ? nil : { size in viewport.map { Trace.scaled(events, from: $0, to: size) } ?? events }
+        let (trace, viewport) = tour
+        // A tour without events is no tour.
+        let playable = trace.flatMap { $0.makeReader().next() == nil ? nil : $0 }
+        director.tour = playable.map { trace in
+            { size in replayEvents(trace, from: viewport, to: size, onError: reportReplayError) }
+        }
         settings = s
     }
 

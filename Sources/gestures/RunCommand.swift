@@ -230,10 +230,12 @@ struct RunCommand: ParsableCommand {
     private func runShell() throws(CommandFailure) -> Int32 {
         let requestedSize = try parseSizeOption(size)
         // Inputs first: bad input is status 2 before any window shows.
-        var trace: Trace?
+        // Streamed (TraceStream): checked whole here, then read again from disk as it plays, so
+        // memory stays small whatever the trace's length.
+        var trace: TraceStream?
         if let replay {
             do {
-                trace = try TraceReader.read(path: replay, size: requestedSize, device: device)
+                trace = try TraceReader.stream(path: replay, size: requestedSize, device: device)
             } catch {
                 throw .usage(error.description)
             }
@@ -250,7 +252,7 @@ struct RunCommand: ParsableCommand {
             image: image, resetAfter: kioskResetAfter, tourAfter: kioskTourAfter, tour: kioskTour)
         let kioskSettings = try kioskConfig.map { f throws(CommandFailure) in try kioskBase.reading(f) } ?? kioskBase
         let picture = try loadPicture(explicit: kioskSettings.image, needed: true)
-        let tour = kiosk ? try kioskSettings.loadTour() : ([], nil)
+        let tour = kiosk ? try kioskSettings.loadTour() : (nil, nil)
         var adminExit: AdminExit?
         if kiosk {
             let pin =
@@ -385,7 +387,8 @@ struct RunCommand: ParsableCommand {
             }
             shell.onReplayAction = { k in bound[k].applySettings() }
             shell.play(
-                trace.events, actions: bound.map { ($0.action.position, $0.action.timestamp) },
+                replayEvents(trace, onError: reportReplayError),
+                actions: bound.map { ($0.action.position, $0.action.timestamp) },
                 exitWhenDone: exitAfterReplay)
         }
         // Slow readers: what they have not taken is retried every turn of the loop.

@@ -24,7 +24,7 @@ struct KioskDirectorTests {
         let c = scene.layout.image.center
         // The tour: a slow pan on the picture, 1.5 s long.
         d.tour = { _ in
-            stroke(start: 0, steps: 50, dt: 0.03, [lerp(c, Point(x: c.x + 100, y: c.y))])
+            ReplayEvents(stroke(start: 0, steps: 50, dt: 0.03, [lerp(c, Point(x: c.x + 100, y: c.y))]))
         }
         var log: [String] = []
         scene.onLogLine = { log.append($0) }
@@ -76,7 +76,7 @@ struct KioskDirectorTests {
         d.tourDelay = 2
         d.tourGap = 0.5
         let c = scene.layout.image.center
-        d.tour = { _ in stroke(start: 0, steps: 20, dt: 0.03, [lerp(c, Point(x: c.x + 60, y: c.y))]) }
+        d.tour = { _ in ReplayEvents(stroke(start: 0, steps: 20, dt: 0.03, [lerp(c, Point(x: c.x + 60, y: c.y))])) }
         var events: [String] = []
         d.onEvent = { e, t in events.append("\(e)@\(t)") }
         var sources: [Bool] = []
