@@ -42,7 +42,7 @@ struct DrawingState {
     var drawnOverlay: [Point] = []
 }
 
-/// A replay through the live window (``X11Shell/play(_:actions:exitWhenDone:)``, the kiosk's
+/// A replay through the live window (`X11Shell.play(_:actions:exitWhenDone:)`, the kiosk's
 /// tour): the player, whether the shell quits when it ends, whether its end was reported.
 struct Playback {
     var player: ReplayPlayer?

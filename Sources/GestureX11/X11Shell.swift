@@ -112,7 +112,7 @@ public final class X11Shell {
     public var onKioskEvent: ((ShellKioskEvent) -> Void)?
     /// SIGHUP: when set, called instead of ending the loop (a kiosk reloads its configuration).
     public var onHangup: (() -> Void)?
-    /// Called when a replay started with ``play(_:actions:exitWhenDone:)`` is over (its last event and
+    /// Called when a replay started with `play(_:actions:exitWhenDone:)` is over (its last event and
     /// a second of tail); with `exitWhenDone` the shell then quits with status 0.
     public var onReplayFinished: (() -> Void)?
     /// Makes the window's icon (`_NET_WM_ICON`) when the first frame is up, unless
@@ -127,7 +127,7 @@ public final class X11Shell {
     /// Called after each frame is presented, with the window pixels it drew (only these were
     /// drawn and uploaded; the whole window for a full frame).
     public var onFramePresented: (([PixelRect]) -> Void)?
-    /// Called when a timed action of ``play(_:actions:exitWhenDone:)`` is due (its index).
+    /// Called when a timed action of `play(_:actions:exitWhenDone:)` is due (its index).
     public var onReplayAction: ((Int) -> Void)?
 
     let x: XConnection
@@ -141,7 +141,7 @@ public final class X11Shell {
     /// The window (`WindowState`): its lifecycle, size and placement. The lifecycle is closed
     /// once ``run(scene:beforeExit:)`` has returned: the window is destroyed and the connection
     /// closed, so nothing may reach the server again (a second `run` traps with a message;
-    /// ``writePNG(to:)`` returns false, ``play(_:actions:exitWhenDone:)`` does nothing).
+    /// ``writePNG(to:)`` returns false, `play(_:actions:exitWhenDone:)` does nothing).
     @exclusivity(unchecked) var windowState = WindowState()
     /// Drawing between frames (`DrawingState`): presenter, pacer, what to draw again.
     @exclusivity(unchecked) var drawing = DrawingState()
@@ -204,7 +204,7 @@ public final class X11Shell {
         play(ReplayEvents(events), actions: actions, exitWhenDone: exitWhenDone)
     }
 
-    /// As ``play(_:actions:exitWhenDone:)``, the events pulled from `source` as they are due
+    /// As `play(_:actions:exitWhenDone:)`, the events pulled from `source` as they are due
     /// (a trace streamed from disk).
     public func play(
         _ source: ReplayEvents, actions: [(position: Int, timestamp: Double)] = [], exitWhenDone: Bool
