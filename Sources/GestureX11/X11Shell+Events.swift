@@ -19,6 +19,7 @@ extension X11Shell {
         static let buttonRelease: UInt8 = 5
         static let motionNotify: UInt8 = 6
         static let leaveNotify: UInt8 = 8
+        static let focusIn: UInt8 = 9
         static let focusOut: UInt8 = 10
         static let expose: UInt8 = 12
         static let visibilityNotify: UInt8 = 15
@@ -174,6 +175,8 @@ extension X11Shell {
                 xcb_set_input_focus(x.raw, UInt8(XCB_INPUT_FOCUS_POINTER_ROOT.rawValue), xid, 0)
             }
             kioskGuardMapped()
+        case CoreEvent.focusIn:
+            kioskGuardFocusIn(core(event, as: xcb_focus_in_event_t.self))
         case CoreEvent.focusOut:
             input.translator.modifierHeld = false
             kioskGuardFocusOut(core(event, as: xcb_focus_out_event_t.self))

@@ -24,7 +24,35 @@ struct KioskGuardState {
     /// Restores so far (for the log lines: the first 20 are told).
     var restores = 0
     /// Why the restore that is due is made (each reason once), for the operator log.
-    var reasons: [String] = []
+    var reasons: [KioskEscape] = []
+    /// Until when the window manager is carrying out a request of the shell's own (the map, a
+    /// placement: see ``X11Shell/kioskGuardSettle()``): triggers meanwhile are held, not acted on.
+    var settleUntil: Double?
+    /// The triggers held while the window manager settles, looked at again when it is done.
+    var held: [KioskEscape] = []
+    /// The window as the last events left it: mapped, its visibility (VisibilityNotify's state:
+    /// 0 unobscured) and whether it has the focus.
+    var mapped = false
+    var visibility: UInt8 = 0
+    var focused = true
+
+    /// How long a window manager is given to carry out the shell's own requests, seconds.
+    /// openbox takes about 0.15 s for the fullscreen, out of it and back that placing the window
+    /// on its monitor asks.
+    static let settleTime = 0.5
+}
+
+/// What took the kiosk window out of reach (the reason of a restore, as told on stderr and in
+/// the operator log).
+enum KioskEscape: String {
+    case unmapped = "the window was unmapped (iconified or hidden)"
+    case iconified = "the window was iconified"
+    case hidden = "the window was hidden"
+    case leftFullscreen = "the window left fullscreen"
+    case notAbove = "the window is no longer kept above"
+    case partlyCovered = "the window is partly covered"
+    case covered = "the window is covered"
+    case lostFocus = "the window lost the focus"
 }
 
 /// The kiosk under a window manager: the public must not get out.
@@ -63,23 +91,57 @@ extension X11Shell {
 
     /// The next time the guard needs the loop (nil: none).
     var kioskGuardDeadline: Double? {
-        [kioskGuard.restoreDue, kioskGuard.grabDue].compactMap { $0 }.min()
+        [kioskGuard.restoreDue, kioskGuard.grabDue, kioskGuard.settleUntil].compactMap { $0 }.min()
     }
 
-    /// Something may have moved the window out of reach: restore it soon.
-    func kioskGuardTrigger(_ why: String) {
+    /// Something may have moved the window out of reach: restore it soon (while the window
+    /// manager settles, at its end if it still holds).
+    func kioskGuardTrigger(_ why: KioskEscape) {
         guard kioskGuarded, windowState.lifecycle.hasBeenMapped else { return }
         let now = clock.now()
+        if let until = kioskGuard.settleUntil, now < until {
+            if !kioskGuard.held.contains(why) { kioskGuard.held.append(why) }
+            return
+        }
         let due = max(now + 0.05, kioskGuard.lastRestore + 0.2)
         if kioskGuard.restoreDue == nil || due < kioskGuard.restoreDue! { kioskGuard.restoreDue = due }
-        if kioskGuard.restores < 20 { writeStderr("gestures: kiosk: \(why); putting the window back") }
+        if kioskGuard.restores < 20 { writeStderr("gestures: kiosk: \(why.rawValue); putting the window back") }
         if !kioskGuard.reasons.contains(why) { kioskGuard.reasons.append(why) }
         kioskGuard.restores += 1
+    }
+
+    /// The window manager is about to act on a request of the shell's own (the first map, a
+    /// placement on the monitor: fullscreen, out of it, moved, fullscreen again): what it does
+    /// to the window for ``KioskGuardState/settleTime`` is its settling, not an escape. A
+    /// trigger meanwhile is held; at the end the guard looks again at what the events left
+    /// (mapped, `WM_STATE`, `_NET_WM_STATE`, visibility, focus) and restores the window for each
+    /// held reason that still holds. An escape during the settling is so put back at its end
+    /// (within ``KioskGuardState/settleTime`` and the restore's 50 ms), never missed; openbox
+    /// covering the window partly while it takes it out of fullscreen and back is not one.
+    func kioskGuardSettle() {
+        guard kioskGuarded else { return }
+        kioskGuard.settleUntil = max(kioskGuard.settleUntil ?? 0, clock.now() + KioskGuardState.settleTime)
+    }
+
+    /// Whether the trigger `why` still holds by what the last events and property reads said.
+    private func stillHolds(_ why: KioskEscape) -> Bool {
+        let wmState = kioskGuard.lastState[x.atom("WM_STATE")]
+        let netState = kioskGuard.lastState[x.atom("_NET_WM_STATE")] ?? []
+        switch why {
+        case .unmapped: return !kioskGuard.mapped
+        case .iconified: return wmState?.first == 3
+        case .hidden: return netState.contains(x.atom("_NET_WM_STATE_HIDDEN"))
+        case .leftFullscreen: return !netState.contains(x.atom("_NET_WM_STATE_FULLSCREEN"))
+        case .notAbove: return !netState.contains(x.atom("_NET_WM_STATE_ABOVE"))
+        case .partlyCovered, .covered: return kioskGuard.visibility != 0
+        case .lostFocus: return !kioskGuard.focused
+        }
     }
 
     /// The window was mapped: grab the keyboard (and after the first map, check the state).
     func kioskGuardMapped() {
         guard kioskGuarded else { return }
+        kioskGuard.mapped = true
         kioskGuard.grabbed = false
         grabKeyboard()
         askSticky()
@@ -97,8 +159,9 @@ extension X11Shell {
     /// The window was unmapped: the grab is gone with it.
     func kioskGuardUnmapped() {
         guard kioskGuarded else { return }
+        kioskGuard.mapped = false
         kioskGuard.grabbed = false
-        kioskGuardTrigger("the window was unmapped (iconified or hidden)")
+        kioskGuardTrigger(.unmapped)
     }
 
     /// A PropertyNotify on the window: the watched properties are read (without waiting).
@@ -112,15 +175,26 @@ extension X11Shell {
 
     /// A VisibilityNotify: anything but unobscured is a window above the kiosk's.
     func kioskGuardVisibility(_ e: xcb_visibility_notify_event_t) {
-        guard kioskGuarded, e.window == xid, e.state != 0 else { return }
-        kioskGuardTrigger(e.state == 1 ? "the window is partly covered" : "the window is covered")
+        guard kioskGuarded, e.window == xid else { return }
+        kioskGuard.visibility = e.state
+        guard e.state != 0 else { return }
+        kioskGuardTrigger(e.state == 1 ? .partlyCovered : .covered)
     }
 
     /// A FocusOut that is not a grab's: another window took the focus.
     func kioskGuardFocusOut(_ e: xcb_focus_out_event_t) {
         guard kioskGuarded, e.event == xid else { return }
         // NotifyNormal (0) and NotifyWhileGrabbed (3); NotifyGrab/Ungrab come with our own grab.
-        if e.mode == 0 || e.mode == 3 { kioskGuardTrigger("the window lost the focus") }
+        if e.mode == 0 || e.mode == 3 {
+            kioskGuard.focused = false
+            kioskGuardTrigger(.lostFocus)
+        }
+    }
+
+    /// A FocusIn that is not a grab's: the window has the focus (again).
+    func kioskGuardFocusIn(_ e: xcb_focus_in_event_t) {
+        guard kioskGuarded, e.event == xid else { return }
+        if e.mode == 0 || e.mode == 3 { kioskGuard.focused = true }
     }
 
     /// Takes the replies that have come (property reads, the grab); never waits.
@@ -169,29 +243,35 @@ extension X11Shell {
         kioskGuard.lastState[property] = words
         guard before != words else { return }
         if property == x.atom("WM_STATE") {
-            if words.first == 3 { kioskGuardTrigger("the window was iconified") }
+            if words.first == 3 { kioskGuardTrigger(.iconified) }
         } else if property == x.atom("_NET_WM_STATE") {
             let hidden = words.contains(x.atom("_NET_WM_STATE_HIDDEN"))
             let full = words.contains(x.atom("_NET_WM_STATE_FULLSCREEN"))
             let above = words.contains(x.atom("_NET_WM_STATE_ABOVE"))
             if hidden {
-                kioskGuardTrigger("the window was hidden")
+                kioskGuardTrigger(.hidden)
             } else if !full {
-                kioskGuardTrigger("the window left fullscreen")
+                kioskGuardTrigger(.leftFullscreen)
             } else if !above && before != nil {
-                kioskGuardTrigger("the window is no longer kept above")
+                kioskGuardTrigger(.notAbove)
             }
         }
     }
 
-    /// Runs the guard's timers: the restore and the grab retry.
+    /// Runs the guard's timers: the end of a settling, the restore and the grab retry.
     func runKioskGuard(now: Double) {
         guard kioskGuarded else { return }
+        if let until = kioskGuard.settleUntil, now >= until {
+            kioskGuard.settleUntil = nil
+            let held = kioskGuard.held
+            kioskGuard.held = []
+            for why in held where stillHolds(why) { kioskGuardTrigger(why) }
+        }
         if let due = kioskGuard.restoreDue, now >= due {
             kioskGuard.restoreDue = nil
             kioskGuard.lastRestore = now
             restoreKioskWindow()
-            onKioskEvent?(.restored(kioskGuard.reasons.joined(separator: "; ")))
+            onKioskEvent?(.restored(kioskGuard.reasons.map(\.rawValue).joined(separator: "; ")))
             kioskGuard.reasons = []
         }
         if let due = kioskGuard.grabDue, now >= due {

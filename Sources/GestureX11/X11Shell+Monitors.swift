@@ -180,6 +180,7 @@ extension X11Shell {
         guard let p = windowState.placement else { return }
         let r = p.rect
         if windowState.hasWindowManager {
+            kioskGuardSettle()
             if let index = p.index {
                 // Source indication 1 (application); top, bottom, left, right monitor indices.
                 var data: [UInt32] = [UInt32(index), UInt32(index), UInt32(index), UInt32(index), 1]

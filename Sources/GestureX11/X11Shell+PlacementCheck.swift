@@ -153,6 +153,7 @@ extension X11Shell {
         func contains(_ m: Monitor) -> Bool { cx >= m.x && cx < m.x + m.width && cy >= m.y && cy < m.y + m.height }
         if !placementCheck.retried {
             placementCheck.retried = true
+            kioskGuardSettle()
             setWMFullscreen(false)
             moveResize(x: Int32(r.x), y: Int32(r.y), width: UInt32(r.width), height: UInt32(r.height))
             setWMFullscreen(true)
