@@ -225,5 +225,31 @@ extension XServerTests {
                 print("openbox \(arguments): quiet start; iconified → restored in \(seconds) s: \(line.text)")
             }
         }
+
+        /// An escape while openbox is still placing the window (iconified as soon as the first
+        /// frame is up, within the guard's settling time) is held, not dropped: the window is
+        /// back on top of its monitor within 1 s, with one restored line.
+        @Test("Under openbox, `--monitor 0` iconified at once after the first frame: back on top within 1 s")
+        func iconifiedWhileSettling() throws {
+            let server = try TestXServer()
+            let directory = try TemporaryDirectory(prefix: "gestures-wm")
+            let wm = try TestWindowManager("openbox", display: server.display, directory: directory)
+            defer { wm.process.stop() }
+            let session = try AppSession(display: server.display, arguments: ["--kiosk", "--monitor", "0"]) {
+                server.stop()
+            }
+            defer { session.close() }
+            let (app, x) = (session.app, session.connection)
+            let sent = monotonicNow()
+            try xdotool(server.display, ["windowminimize", String(app.window)])
+            pause(0.1)
+            let monitor = (0, 0, server.width, server.height)
+            let back = poll(timeout: 1, interval: 0.01) { x.onTop(app.window, covering: monitor) ? true : nil }
+            let took = monotonicNow() - sent
+            #expect(back == true, "not back on top within 1 s: \(String(describing: x.geometry(of: app.window)))")
+            let restored = try app.log.waitFor("restored line", timeout: 1) { $0.string("event") == "restored" }.line
+            let seconds = String(format: "%.3f", took)
+            print("openbox: iconified while settling → back on top in \(seconds) s: \(restored.text)")
+        }
     }
 }
