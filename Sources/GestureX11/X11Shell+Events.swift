@@ -65,17 +65,26 @@ extension X11Shell {
         drawing.presenter.checkSync()
         pollKioskGuardReplies()
         pollSaverReply()
+        replies.take(x)
         if !holdTouchFrame() { flushFrame() }
         applyPendingResize()
     }
 
-    /// Reads the keyboard mapping (one round trip: at start, and after a MappingNotify, which the
-    /// server just sent), within the reply's length (``KeyboardMap``).
-    func readKeyboardMap() {
+    /// Reads the keyboard mapping, within the reply's length (``KeyboardMap``): at start
+    /// waiting for it (one round trip), after a MappingNotify (`wait` false) when its reply comes
+    /// (``PendingReplies``: the loop never waits on the server).
+    func readKeyboardMap(wait: Bool = true) {
         guard let setup = xcb_get_setup(x.raw) else { return }
         let bytes = UnsafeRawBufferPointer(start: UnsafeRawPointer(setup), count: 8 + Int(setup.pointee.length) * 4)
         guard let low = XReplyBytes(bytes).u8(34), let high = XReplyBytes(bytes).u8(35), high >= low else { return }
         let cookie = xcb_get_keyboard_mapping(x.raw, low, high - low + 1)
+        guard wait else {
+            replies.expect(cookie.sequence) { [unowned self] reply in
+                guard let reply else { return }
+                input.keyboardMap = KeyboardMap(reply: reply, minKeycode: Int(low), maxKeycode: Int(high))
+            }
+            return
+        }
         guard let reply = xcb_get_keyboard_mapping_reply(x.raw, cookie, nil) else {
             x.exitIfBroken()
             return
@@ -186,7 +195,7 @@ extension X11Shell {
             kioskGuardVisibility(core(event, as: xcb_visibility_notify_event_t.self))
         case CoreEvent.mappingNotify:
             // MappingKeyboard (1): the keycodes' symbols changed.
-            if core(event, as: xcb_mapping_notify_event_t.self).request == 1 { readKeyboardMap() }
+            if core(event, as: xcb_mapping_notify_event_t.self).request == 1 { readKeyboardMap(wait: false) }
         case CoreEvent.clientMessage:
             clientMessage(core(event, as: xcb_client_message_event_t.self))
         case CoreEvent.buttonPress, CoreEvent.buttonRelease:
@@ -378,7 +387,7 @@ extension X11Shell {
             addChanges(at: eventTime(time))
         case .hierarchy(let removed, let time):
             for device in removed { input.translator.deviceRemoved(device, into: &input.scratch) }
-            queryScrollAxes()
+            queryScrollAxes(wait: false)
             // New masters need nothing: the window's selection is for all master devices.
             addChanges(at: eventTime(time))
         }

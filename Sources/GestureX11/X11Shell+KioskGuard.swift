@@ -80,9 +80,17 @@ extension X11Shell {
     /// Whether the guard runs: a kiosk under a window manager.
     var kioskGuarded: Bool { options.kiosk && windowState.hasWindowManager }
 
+    /// The atoms the guard names in the loop, interned at start in one round trip: interned on
+    /// first use, each would be a round trip in the loop, which never waits on the server.
+    static let guardAtoms = [
+        "WM_STATE", "_NET_WM_STATE_ABOVE", "_NET_WM_STATE_HIDDEN", "_NET_WM_STATE_STICKY", "_NET_WM_DESKTOP",
+        "_NET_ACTIVE_WINDOW", "_NET_WM_BYPASS_COMPOSITOR",
+    ]
+
     /// The properties set before the map (kiosk): fullscreen and above, sticky, no compositing.
     func kioskGuardProperties() {
         guard options.kiosk else { return }
+        x.intern(Self.guardAtoms)
         x.setProperty(
             xid, x.atom("_NET_WM_STATE"), type: PredefinedAtom.atom,
             words: [x.atom("_NET_WM_STATE_FULLSCREEN"), x.atom("_NET_WM_STATE_ABOVE")])

@@ -30,14 +30,25 @@ extension X11Shell {
         var lastHorizontal: Double?
     }
 
-    /// Reads every device's scroll classes (at start and after the device hierarchy changed).
-    func queryScrollAxes() {
+    /// Reads every device's scroll classes: at start waiting for the reply, after the device
+    /// hierarchy changed (`wait` false) when it comes (``PendingReplies``: the loop never waits
+    /// on the server).
+    func queryScrollAxes(wait: Bool = true) {
         guard xinputVersion >= 2.1 else { return }
         let cookie = xcb_input_xi_query_device(x.raw, 0)  // XIAllDevices
+        guard wait else {
+            replies.expect(cookie.sequence) { [unowned self] reply in
+                if let reply { setScrollAxes(XReplyDecoder.scrollValuators(reply)) }
+            }
+            return
+        }
         guard let reply = xcb_input_xi_query_device_reply(x.raw, cookie, nil) else { return }
         // Read within the reply's length (XReplyDecoder): num_infos and each class's len are
         // the server's word.
-        let valuators = XConnection.withReply(reply) { XReplyDecoder.scrollValuators($0) }
+        setScrollAxes(XConnection.withReply(reply) { XReplyDecoder.scrollValuators($0) })
+    }
+
+    private func setScrollAxes(_ valuators: [Int32: XReplyDecoder.ScrollValuators]) {
         input.scrollAxes = valuators.mapValues {
             ScrollAxes(
                 vertical: $0.vertical, verticalIncrement: $0.verticalIncrement, horizontal: $0.horizontal,

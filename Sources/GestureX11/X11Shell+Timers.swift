@@ -73,6 +73,7 @@ extension X11Shell {
         if let d = input.frames.holdDeadline { deadline = min(deadline, d) }
         if let d = kioskGuardDeadline { deadline = min(deadline, d) }
         if let d = placementCheck.due { deadline = min(deadline, d) }
+        if !replies.isEmpty { deadline = min(deadline, now + PendingReplies.pollInterval) }
         if frameWanted && !drawing.presenter.isBusy, let d = drawing.pacer.nextDeadline { deadline = min(deadline, d) }
         guard deadline.isFinite else { return -1 }
         let ms = ((deadline - now) * 1000).rounded(.up)

@@ -151,6 +151,8 @@ public final class X11Shell {
     /// Wakes the loop during a batched dead drag (nil without XInput 2).
     var wake: WakeConnection?
     let watchdog = WatchdogNotifier.fromEnvironment()
+    /// Replies the loop awaits without waiting (`PendingReplies`).
+    let replies = PendingReplies()
     /// The kiosk's check that the window covers its monitor (`X11Shell+Monitors.swift`).
     var placementCheck = PlacementCheck()
     /// The kiosk under a window manager (X11Shell+KioskGuard.swift).

@@ -149,5 +149,51 @@ extension XServerTests {
                 "stalled server before the placement check: \(pings.count) pings in 3 s, longest gap "
                     + "\(String(format: "%.3f", worst)) s")
         }
+
+        /// Another client holding a server grab is a stalled server for everyone else. What the
+        /// app asks the server after start-up — the keyboard mapping after a MappingNotify, the
+        /// devices' scroll classes after a hierarchy change — it asks without waiting: with the
+        /// server grabbed right as the change is made, the pings go on, and once the grab ends
+        /// the app answers keys again (`q` quits).
+        @Test(
+            "A server grab over a keyboard-mapping or device-hierarchy change: WATCHDOG=1 every 100 ms (no gap over 300 ms for 2 s), then q quits",
+            arguments: ["keyboard mapping", "device hierarchy"])
+        func grabbedOverChange(change: String) throws {
+            let directory = try TemporaryDirectory(prefix: "gestures-grab")
+            let notify = try NotifySocket(in: directory)
+            let session = try AppSession(environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "200000"])
+            defer { session.close() }
+            let (app, x) = (session.app, session.connection)
+            pause(0.3)
+            XGrabServer(x.display)
+            if change == "keyboard mapping" {
+                // The same keysyms again: the server still tells every client the mapping changed.
+                let code = XKeysymToKeycode(x.display, KeySym(0x61))
+                var syms: [KeySym] = [0x61, 0x41]
+                XChangeKeyboardMapping(x.display, Int32(code), 2, &syms, 1)
+                x.sync()
+            } else {
+                _ = try x.createMasterPointer("grabbed")
+            }
+            let grabbedAt = monotonicNow()
+            let pings = notify.receive(for: 2).filter { $0.1 == "WATCHDOG=1" }.map(\.0)
+            XUngrabServer(x.display)
+            x.sync()
+            var gaps = zip(pings.dropFirst(), pings).map { $0 - $1 }
+            if let first = pings.first { gaps.insert(first - grabbedAt, at: 0) }
+            if let last = pings.last { gaps.append(grabbedAt + 2 - last) }
+            let worst = gaps.max() ?? .infinity
+            #expect(pings.count >= 13, "\(change): \(pings.count) pings in 2 s with the server grabbed")
+            #expect(worst < 0.3, "\(change): the longest gap between pings was \(worst) s")
+            pause(0.2)
+            x.key(0x71, pressed: true)
+            x.key(0x71, pressed: false)
+            x.sync()
+            let status = app.waitForExit(timeout: 3)
+            #expect(status == 0, "\(change): q after the grab: status \(String(describing: status)); \(app.stderr)")
+            print(
+                "server grabbed over a \(change) change: \(pings.count) pings in 2 s, longest gap "
+                    + "\(String(format: "%.3f", worst)) s")
+        }
     }
 }
