@@ -130,17 +130,29 @@ extension X11Shell {
         }
     }
 
-    /// Where a fullscreen window goes now; throws for a `--monitor` that names none (at start).
+    /// Where a fullscreen window goes, at start (asking the server, which may wait); throws for
+    /// a `--monitor` that names none.
     func currentPlacement(strict: Bool) throws(ShellError) -> Placement {
         let (w, h) = Self.rootSize(x)
+        let monitors = options.monitor == nil ? nil : Self.queryMonitors(x)
+        let p = placement(among: monitors, width: w, height: h)
+        if strict, p.index == nil, let choice = options.monitor {
+            throw .badInput(choice.notFound(in: placementCheck.monitors))
+        }
+        return p
+    }
+
+    /// Where a fullscreen window goes among `monitors` (nil: the server has none but the
+    /// screen) on a root of `width` × `height`: the chosen monitor clipped to the root, else
+    /// the whole screen.
+    func placement(among monitors: [Monitor]?, width w: Int, height h: Int) -> Placement {
         let whole = Monitor(name: "screen", x: 0, y: 0, width: w, height: h, primary: true)
         guard let choice = options.monitor else { return Placement(rect: whole, index: nil) }
-        let monitors = Self.queryMonitors(x) ?? [whole]
+        let monitors = monitors ?? [whole]
         placementCheck.monitors = monitors
         if let (i, m) = choice.pick(from: monitors), let clipped = m.clipped(toWidth: w, height: h) {
             return Placement(rect: clipped, index: i)
         }
-        if strict { throw .badInput(choice.notFound(in: monitors)) }
         return Placement(rect: whole, index: nil)
     }
 
@@ -150,6 +162,7 @@ extension X11Shell {
         // Kiosk: client messages to the root about our window (_NET_CLOSE_WINDOW) are seen too.
         if options.kiosk { mask |= XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY.rawValue }
         xcb_change_window_attributes(x.raw, x.root, XCB_CW_EVENT_MASK.rawValue, &mask)
+        prepareMonitorReads()
         guard let ext = gestures_randr_extension(x.raw), ext.pointee.present != 0 else { return }
         randrEventBase = ext.pointee.first_event
         let notify =
@@ -163,10 +176,9 @@ extension X11Shell {
         randrEventBase != 0 && (type == randrEventBase || type == randrEventBase &+ 1)
     }
 
-    /// Monitors or the screen changed: place the window again if its rectangle moved.
-    func screenChanged() {
-        guard windowState.fullscreenNow, let before = windowState.placement else { return }
-        guard let now = try? currentPlacement(strict: false), now != before else { return }
+    /// The monitors were read again (``screenChanged()``) and the window's rectangle moved:
+    /// place it again.
+    func placeAgain(_ now: Placement, before: Placement) {
         if let choice = options.monitor, now.index == nil, before.index != nil {
             writeStderr("gestures: monitor \(choice) is gone; covering the whole screen until it is back")
             onKioskEvent?(.monitorMissing(choice.description))
@@ -188,7 +200,7 @@ extension X11Shell {
                     x.raw, x.root, xid, x.atom("_NET_WM_FULLSCREEN_MONITORS"), &data,
                     XCB_EVENT_MASK_SUBSTRUCTURE_REDIRECT.rawValue | XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY.rawValue)
             }
-            if windowState.lifecycle.hasBeenMapped && p.index != nil && !wmSupports("_NET_WM_FULLSCREEN_MONITORS") {
+            if windowState.lifecycle.hasBeenMapped && p.index != nil && !monitorReader.wmFullscreenMonitors {
                 // Out of fullscreen, onto the monitor, and back: the WM fullscreens it there.
                 setWMFullscreen(false)
                 moveResize(x: Int32(r.x), y: Int32(r.y), width: UInt32(r.width), height: UInt32(r.height))

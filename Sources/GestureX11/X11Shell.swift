@@ -153,6 +153,8 @@ public final class X11Shell {
     let watchdog = WatchdogNotifier.fromEnvironment()
     /// Replies the loop awaits without waiting (`PendingReplies`).
     let replies = PendingReplies()
+    /// The monitors read at run time (`X11Shell+MonitorRead.swift`).
+    let monitorReader = MonitorReader()
     /// The kiosk's check that the window covers its monitor (`X11Shell+Monitors.swift`).
     var placementCheck = PlacementCheck()
     /// The kiosk under a window manager (X11Shell+KioskGuard.swift).

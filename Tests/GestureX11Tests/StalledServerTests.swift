@@ -152,16 +152,19 @@ extension XServerTests {
 
         /// Another client holding a server grab is a stalled server for everyone else. What the
         /// app asks the server after start-up — the keyboard mapping after a MappingNotify, the
-        /// devices' scroll classes after a hierarchy change — it asks without waiting: with the
-        /// server grabbed right as the change is made, the pings go on, and once the grab ends
-        /// the app answers keys again (`q` quits).
+        /// devices' scroll classes after a hierarchy change, the monitors after a screen change
+        /// (here the root's ConfigureNotify, as another client can send it) — it asks without
+        /// waiting: with the server grabbed right as the change is made, the pings go on, and
+        /// once the grab ends the app answers keys again (`q` quits).
         @Test(
-            "A server grab over a keyboard-mapping or device-hierarchy change: WATCHDOG=1 every 100 ms (no gap over 300 ms for 2 s), then q quits",
-            arguments: ["keyboard mapping", "device hierarchy"])
+            "A server grab over a keyboard-mapping, device-hierarchy or screen change (--fullscreen --monitor 0): WATCHDOG=1 every 100 ms (no gap over 300 ms for 2 s), then q quits",
+            arguments: ["keyboard mapping", "device hierarchy", "screen"])
         func grabbedOverChange(change: String) throws {
             let directory = try TemporaryDirectory(prefix: "gestures-grab")
             let notify = try NotifySocket(in: directory)
-            let session = try AppSession(environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "200000"])
+            let session = try AppSession(
+                arguments: ["--fullscreen", "--monitor", "0"],
+                environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "200000"])
             defer { session.close() }
             let (app, x) = (session.app, session.connection)
             pause(0.3)
@@ -172,8 +175,17 @@ extension XServerTests {
                 var syms: [KeySym] = [0x61, 0x41]
                 XChangeKeyboardMapping(x.display, Int32(code), 2, &syms, 1)
                 x.sync()
-            } else {
+            } else if change == "device hierarchy" {
                 _ = try x.createMasterPointer("grabbed")
+            } else {
+                var event = XEvent()
+                event.xconfigure.type = ConfigureNotify
+                event.xconfigure.event = x.root
+                event.xconfigure.window = x.root
+                event.xconfigure.width = 1024
+                event.xconfigure.height = 768
+                XSendEvent(x.display, x.root, 0, StructureNotifyMask, &event)
+                x.sync()
             }
             let grabbedAt = monotonicNow()
             let pings = notify.receive(for: 2).filter { $0.1 == "WATCHDOG=1" }.map(\.0)
