@@ -49,7 +49,7 @@ extension X11Shell {
     func schedulePlacementCheck() {
         guard windowState.hasWindowManager, windowState.placement?.index != nil, options.kiosk || options.fullscreen
         else { return }
-        placementCheck.due = clock.now() + PlacementCheck.checkDelay
+        kiosk.placementCheck.due = clock.now() + PlacementCheck.checkDelay
     }
 
     /// The window's rectangle in root coordinates, asked of the server (nil: no answer).
@@ -71,8 +71,8 @@ extension X11Shell {
 
     /// Runs the check when it is due.
     func runPlacementCheck(now: Double) {
-        guard let due = placementCheck.due, now >= due else { return }
-        placementCheck.due = nil
+        guard let due = kiosk.placementCheck.due, now >= due else { return }
+        kiosk.placementCheck.due = nil
         guard windowState.fullscreenNow, let p = windowState.placement, p.index != nil, let w = windowRectangle() else {
             return
         }
@@ -80,16 +80,16 @@ extension X11Shell {
         if w.x == r.x && w.y == r.y && w.width == r.width && w.height == r.height { return }
         let (cx, cy) = (w.x + w.width / 2, w.y + w.height / 2)
         func contains(_ m: Monitor) -> Bool { cx >= m.x && cx < m.x + m.width && cy >= m.y && cy < m.y + m.height }
-        if !placementCheck.retried {
-            placementCheck.retried = true
+        if !kiosk.placementCheck.retried {
+            kiosk.placementCheck.retried = true
             setWMFullscreen(false)
             moveResize(x: Int32(r.x), y: Int32(r.y), width: UInt32(r.width), height: UInt32(r.height))
             setWMFullscreen(true)
-            placementCheck.due = now + PlacementCheck.checkDelay
+            kiosk.placementCheck.due = now + PlacementCheck.checkDelay
             return
         }
-        guard !placementCheck.reported else { return }
-        placementCheck.reported = true
+        guard !kiosk.placementCheck.reported else { return }
+        kiosk.placementCheck.reported = true
         let on = (Self.queryMonitors(x) ?? []).first(where: contains)?.name
         onKioskEvent?(.placedElsewhere(wanted: r, window: "\(w.width)x\(w.height)+\(w.x)+\(w.y)", on: on))
     }
