@@ -136,6 +136,7 @@ extension X11Shell {
         let whole = Monitor(name: "screen", x: 0, y: 0, width: w, height: h, primary: true)
         guard let choice = options.monitor else { return Placement(rect: whole, index: nil) }
         let monitors = Self.queryMonitors(x) ?? [whole]
+        placementCheck.monitors = monitors
         if let (i, m) = choice.pick(from: monitors), let clipped = m.clipped(toWidth: w, height: h) {
             return Placement(rect: clipped, index: i)
         }
