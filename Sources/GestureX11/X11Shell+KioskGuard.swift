@@ -6,7 +6,7 @@ import CXCB
     import Musl
 #endif
 
-/// What the kiosk guard knows between turns of the loop (``X11Shell`` holds one).
+/// What the kiosk guard knows between turns of the loop (`KioskServices` holds one, for ``X11Shell``).
 struct KioskGuardState {
     /// When the window is put back (several triggers in a row make one restore).
     var restoreDue: Double?
@@ -99,7 +99,7 @@ extension X11Shell {
 
     /// The next time the guard needs the loop (nil: none).
     var kioskGuardDeadline: Double? {
-        [kioskGuard.restoreDue, kioskGuard.grabDue, kioskGuard.settleUntil].compactMap { $0 }.min()
+        [kiosk.windowGuard.restoreDue, kiosk.windowGuard.grabDue, kiosk.windowGuard.settleUntil].compactMap { $0 }.min()
     }
 
     /// Something may have moved the window out of reach: restore it soon (while the window
@@ -107,15 +107,17 @@ extension X11Shell {
     func kioskGuardTrigger(_ why: KioskEscape) {
         guard kioskGuarded, windowState.lifecycle.hasBeenMapped else { return }
         let now = clock.now()
-        if let until = kioskGuard.settleUntil, now < until {
-            if !kioskGuard.held.contains(why) { kioskGuard.held.append(why) }
+        if let until = kiosk.windowGuard.settleUntil, now < until {
+            if !kiosk.windowGuard.held.contains(why) { kiosk.windowGuard.held.append(why) }
             return
         }
-        let due = max(now + 0.05, kioskGuard.lastRestore + 0.2)
-        if kioskGuard.restoreDue == nil || due < kioskGuard.restoreDue! { kioskGuard.restoreDue = due }
-        if kioskGuard.restores < 20 { writeStderr("gestures: kiosk: \(why.rawValue); putting the window back") }
-        if !kioskGuard.reasons.contains(why) { kioskGuard.reasons.append(why) }
-        kioskGuard.restores += 1
+        let due = max(now + 0.05, kiosk.windowGuard.lastRestore + 0.2)
+        if kiosk.windowGuard.restoreDue == nil || due < kiosk.windowGuard.restoreDue! {
+            kiosk.windowGuard.restoreDue = due
+        }
+        if kiosk.windowGuard.restores < 20 { writeStderr("gestures: kiosk: \(why.rawValue); putting the window back") }
+        if !kiosk.windowGuard.reasons.contains(why) { kiosk.windowGuard.reasons.append(why) }
+        kiosk.windowGuard.restores += 1
     }
 
     /// The window manager is about to act on a request of the shell's own (the first map, a
@@ -128,29 +130,30 @@ extension X11Shell {
     /// covering the window partly while it takes it out of fullscreen and back is not one.
     func kioskGuardSettle() {
         guard kioskGuarded else { return }
-        kioskGuard.settleUntil = max(kioskGuard.settleUntil ?? 0, clock.now() + KioskGuardState.settleTime)
+        let until = clock.now() + KioskGuardState.settleTime
+        kiosk.windowGuard.settleUntil = max(kiosk.windowGuard.settleUntil ?? 0, until)
     }
 
     /// Whether the trigger `why` still holds by what the last events and property reads said.
     private func stillHolds(_ why: KioskEscape) -> Bool {
-        let wmState = kioskGuard.lastState[x.atom("WM_STATE")]
-        let netState = kioskGuard.lastState[x.atom("_NET_WM_STATE")] ?? []
+        let wmState = kiosk.windowGuard.lastState[x.atom("WM_STATE")]
+        let netState = kiosk.windowGuard.lastState[x.atom("_NET_WM_STATE")] ?? []
         switch why {
-        case .unmapped: return !kioskGuard.mapped
+        case .unmapped: return !kiosk.windowGuard.mapped
         case .iconified: return wmState?.first == 3
         case .hidden: return netState.contains(x.atom("_NET_WM_STATE_HIDDEN"))
         case .leftFullscreen: return !netState.contains(x.atom("_NET_WM_STATE_FULLSCREEN"))
         case .notAbove: return !netState.contains(x.atom("_NET_WM_STATE_ABOVE"))
-        case .partlyCovered, .covered: return kioskGuard.visibility != 0
-        case .lostFocus: return !kioskGuard.focused
+        case .partlyCovered, .covered: return kiosk.windowGuard.visibility != 0
+        case .lostFocus: return !kiosk.windowGuard.focused
         }
     }
 
     /// The window was mapped: grab the keyboard (and after the first map, check the state).
     func kioskGuardMapped() {
         guard kioskGuarded else { return }
-        kioskGuard.mapped = true
-        kioskGuard.grabbed = false
+        kiosk.windowGuard.mapped = true
+        kiosk.windowGuard.grabbed = false
         grabKeyboard()
         askSticky()
     }
@@ -167,8 +170,8 @@ extension X11Shell {
     /// The window was unmapped: the grab is gone with it.
     func kioskGuardUnmapped() {
         guard kioskGuarded else { return }
-        kioskGuard.mapped = false
-        kioskGuard.grabbed = false
+        kiosk.windowGuard.mapped = false
+        kiosk.windowGuard.grabbed = false
         kioskGuardTrigger(.unmapped)
     }
 
@@ -178,13 +181,13 @@ extension X11Shell {
         let watched = [x.atom("WM_STATE"), x.atom("_NET_WM_STATE")]
         guard watched.contains(e.atom) else { return }
         let cookie = xcb_get_property(x.raw, 0, xid, e.atom, 0, 0, 64)
-        kioskGuard.pendingReads.append((cookie.sequence, e.atom))
+        kiosk.windowGuard.pendingReads.append((cookie.sequence, e.atom))
     }
 
     /// A VisibilityNotify: anything but unobscured is a window above the kiosk's.
     func kioskGuardVisibility(_ e: xcb_visibility_notify_event_t) {
         guard kioskGuarded, e.window == xid else { return }
-        kioskGuard.visibility = e.state
+        kiosk.windowGuard.visibility = e.state
         guard e.state != 0 else { return }
         kioskGuardTrigger(e.state == 1 ? .partlyCovered : .covered)
     }
@@ -194,7 +197,7 @@ extension X11Shell {
         guard kioskGuarded, e.event == xid else { return }
         // NotifyNormal (0) and NotifyWhileGrabbed (3); NotifyGrab/Ungrab come with our own grab.
         if e.mode == 0 || e.mode == 3 {
-            kioskGuard.focused = false
+            kiosk.windowGuard.focused = false
             kioskGuardTrigger(.lostFocus)
         }
     }
@@ -202,35 +205,35 @@ extension X11Shell {
     /// A FocusIn that is not a grab's: the window has the focus (again).
     func kioskGuardFocusIn(_ e: xcb_focus_in_event_t) {
         guard kioskGuarded, e.event == xid else { return }
-        if e.mode == 0 || e.mode == 3 { kioskGuard.focused = true }
+        if e.mode == 0 || e.mode == 3 { kiosk.windowGuard.focused = true }
     }
 
     /// Takes the replies that have come (property reads, the grab); never waits.
     func pollKioskGuardReplies() {
         guard kioskGuarded else { return }
-        while let first = kioskGuard.pendingReads.first {
+        while let first = kiosk.windowGuard.pendingReads.first {
             var reply: UnsafeMutableRawPointer?
             var error: UnsafeMutablePointer<xcb_generic_error_t>?
             guard xcb_poll_for_reply(x.raw, first.sequence, &reply, &error) != 0 else { break }
-            kioskGuard.pendingReads.removeFirst()
+            kiosk.windowGuard.pendingReads.removeFirst()
             free(error)
             guard let reply else { continue }
             let value = XConnection.withReply(reply) { XReplyDecoder.property($0) }
             propertyRead(first.property, words: value.map { Self.words($0) } ?? [])
         }
-        if let seq = kioskGuard.grabSequence {
+        if let seq = kiosk.windowGuard.grabSequence {
             var reply: UnsafeMutableRawPointer?
             var error: UnsafeMutablePointer<xcb_generic_error_t>?
             if xcb_poll_for_reply(x.raw, seq, &reply, &error) != 0 {
-                kioskGuard.grabSequence = nil
+                kiosk.windowGuard.grabSequence = nil
                 free(error)
                 // GrabKeyboard's status byte (offset 1): 0 Success.
                 let status = reply.map { XConnection.withReply($0) { XReplyBytes($0).u8(1) ?? 255 } } ?? 255
-                kioskGuard.grabbed = status == 0
+                kiosk.windowGuard.grabbed = status == 0
                 if status != 0 {
-                    kioskGuard.grabDue = clock.now() + 0.25
-                    if !kioskGuard.warnedGrab {
-                        kioskGuard.warnedGrab = true
+                    kiosk.windowGuard.grabDue = clock.now() + 0.25
+                    if !kiosk.windowGuard.warnedGrab {
+                        kiosk.windowGuard.warnedGrab = true
                         writeStderr("gestures: kiosk: cannot grab the keyboard yet (status \(status)); trying again")
                     }
                 }
@@ -247,8 +250,8 @@ extension X11Shell {
     }
 
     private func propertyRead(_ property: xcb_atom_t, words: [UInt32]) {
-        let before = kioskGuard.lastState[property]
-        kioskGuard.lastState[property] = words
+        let before = kiosk.windowGuard.lastState[property]
+        kiosk.windowGuard.lastState[property] = words
         guard before != words else { return }
         if property == x.atom("WM_STATE") {
             if words.first == 3 { kioskGuardTrigger(.iconified) }
@@ -269,30 +272,30 @@ extension X11Shell {
     /// Runs the guard's timers: the end of a settling, the restore and the grab retry.
     func runKioskGuard(now: Double) {
         guard kioskGuarded else { return }
-        if let until = kioskGuard.settleUntil, now >= until {
-            kioskGuard.settleUntil = nil
-            let held = kioskGuard.held
-            kioskGuard.held = []
+        if let until = kiosk.windowGuard.settleUntil, now >= until {
+            kiosk.windowGuard.settleUntil = nil
+            let held = kiosk.windowGuard.held
+            kiosk.windowGuard.held = []
             for why in held where stillHolds(why) { kioskGuardTrigger(why) }
         }
-        if let due = kioskGuard.restoreDue, now >= due {
-            kioskGuard.restoreDue = nil
-            kioskGuard.lastRestore = now
+        if let due = kiosk.windowGuard.restoreDue, now >= due {
+            kiosk.windowGuard.restoreDue = nil
+            kiosk.windowGuard.lastRestore = now
             restoreKioskWindow()
-            onKioskEvent?(.restored(kioskGuard.reasons.map(\.rawValue).joined(separator: "; ")))
-            kioskGuard.reasons = []
+            onKioskEvent?(.restored(kiosk.windowGuard.reasons.map(\.rawValue).joined(separator: "; ")))
+            kiosk.windowGuard.reasons = []
         }
-        if let due = kioskGuard.grabDue, now >= due {
-            kioskGuard.grabDue = nil
-            if !kioskGuard.grabbed { grabKeyboard() }
+        if let due = kiosk.windowGuard.grabDue, now >= due {
+            kiosk.windowGuard.grabDue = nil
+            if !kiosk.windowGuard.grabbed { grabKeyboard() }
         }
     }
 
     /// Asks the keyboard grab (the reply is picked up by ``pollKioskGuardReplies()``).
     private func grabKeyboard() {
-        guard kioskGuard.grabSequence == nil else { return }
+        guard kiosk.windowGuard.grabSequence == nil else { return }
         // owner_events True: the window's own selections get the keys; async pointer and keyboard.
-        kioskGuard.grabSequence = xcb_grab_keyboard(x.raw, 1, xid, 0, 1, 1).sequence
+        kiosk.windowGuard.grabSequence = xcb_grab_keyboard(x.raw, 1, xid, 0, 1, 1).sequence
     }
 
     /// Maps, fullscreens, raises, activates the window and grabs the keyboard; requests only.
@@ -314,6 +317,6 @@ extension X11Shell {
         gestures_send_client_message(x.raw, x.root, xid, x.atom("_NET_ACTIVE_WINDOW"), &active, mask)
         var above: [UInt32] = [UInt32(XCB_STACK_MODE_ABOVE.rawValue)]
         xcb_configure_window(x.raw, xid, UInt16(XCB_CONFIG_WINDOW_STACK_MODE.rawValue), &above)
-        if !kioskGuard.grabbed { grabKeyboard() }
+        if !kiosk.windowGuard.grabbed { grabKeyboard() }
     }
 }

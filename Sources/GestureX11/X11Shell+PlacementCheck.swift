@@ -97,14 +97,14 @@ extension X11Shell {
     func schedulePlacementCheck() {
         guard windowState.hasWindowManager, windowState.placement?.index != nil, options.kiosk || options.fullscreen
         else { return }
-        placementCheck.due = clock.now() + PlacementCheck.checkDelay
+        kiosk.placementCheck.due = clock.now() + PlacementCheck.checkDelay
     }
 
     /// Runs the check when it is due: asks where the window is, or takes the answer.
     func runPlacementCheck(now: Double) {
-        guard let due = placementCheck.due, now >= due else { return }
-        placementCheck.due = nil
-        if placementCheck.pending != nil {
+        guard let due = kiosk.placementCheck.due, now >= due else { return }
+        kiosk.placementCheck.due = nil
+        if kiosk.placementCheck.pending != nil {
             takePlacementReplies(now: now)
             return
         }
@@ -112,35 +112,35 @@ extension X11Shell {
         // Both requests now; the replies come in order (the loop flushes before it sleeps).
         let geometry = xcb_get_geometry(x.raw, xid).sequence
         let origin = xcb_translate_coordinates(x.raw, xid, x.root, 0, 0).sequence
-        placementCheck.pending = (geometry, origin)
-        placementCheck.size = nil
-        placementCheck.due = now + PlacementCheck.pollInterval
+        kiosk.placementCheck.pending = (geometry, origin)
+        kiosk.placementCheck.size = nil
+        kiosk.placementCheck.due = now + PlacementCheck.pollInterval
     }
 
     /// Reads the replies that have come; with both, compares the window with its monitor.
     private func takePlacementReplies(now: Double) {
-        guard let pending = placementCheck.pending else { return }
-        if placementCheck.size == nil {
+        guard let pending = kiosk.placementCheck.pending else { return }
+        if kiosk.placementCheck.size == nil {
             let size = PlacementCheck.poll(x, pending.geometry, PlacementCheck.size(ofGeometry:))
             guard let size else {
-                placementCheck.due = now + PlacementCheck.pollInterval
+                kiosk.placementCheck.due = now + PlacementCheck.pollInterval
                 return
             }
             guard let (w, h) = size else {
                 // An error (the window is gone) or a short reply: no check this time.
                 PlacementCheck.discard(x, pending.origin)
-                placementCheck.pending = nil
+                kiosk.placementCheck.pending = nil
                 return
             }
-            placementCheck.size = (w, h)
+            kiosk.placementCheck.size = (w, h)
         }
         let origin = PlacementCheck.poll(x, pending.origin, PlacementCheck.origin(ofTranslation:))
         guard let origin else {
-            placementCheck.due = now + PlacementCheck.pollInterval
+            kiosk.placementCheck.due = now + PlacementCheck.pollInterval
             return
         }
-        placementCheck.pending = nil
-        guard let (ox, oy) = origin, let size = placementCheck.size else { return }
+        kiosk.placementCheck.pending = nil
+        guard let (ox, oy) = origin, let size = kiosk.placementCheck.size else { return }
         placementChecked((ox, oy, size.width, size.height), now: now)
     }
 
@@ -151,18 +151,18 @@ extension X11Shell {
         if w.x == r.x && w.y == r.y && w.width == r.width && w.height == r.height { return }
         let (cx, cy) = (w.x + w.width / 2, w.y + w.height / 2)
         func contains(_ m: Monitor) -> Bool { cx >= m.x && cx < m.x + m.width && cy >= m.y && cy < m.y + m.height }
-        if !placementCheck.retried {
-            placementCheck.retried = true
+        if !kiosk.placementCheck.retried {
+            kiosk.placementCheck.retried = true
             kioskGuardSettle()
             setWMFullscreen(false)
             moveResize(x: Int32(r.x), y: Int32(r.y), width: UInt32(r.width), height: UInt32(r.height))
             setWMFullscreen(true)
-            placementCheck.due = now + PlacementCheck.checkDelay
+            kiosk.placementCheck.due = now + PlacementCheck.checkDelay
             return
         }
-        guard !placementCheck.reported else { return }
-        placementCheck.reported = true
-        let on = placementCheck.monitors.first(where: contains)?.name
+        guard !kiosk.placementCheck.reported else { return }
+        kiosk.placementCheck.reported = true
+        let on = kiosk.placementCheck.monitors.first(where: contains)?.name
         onKioskEvent?(.placedElsewhere(wanted: r, window: "\(w.width)x\(w.height)+\(w.x)+\(w.y)", on: on))
     }
 }
