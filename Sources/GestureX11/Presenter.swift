@@ -196,6 +196,15 @@ final class Presenter {
         data != nil && capacity > firstCapacity && !isBusy ? lastDrawAt + Self.shrinkDelay : nil
     }
 
+    /// When a frame in flight must be confirmed although no frame is wanted: a grown buffer waits
+    /// for the confirmation to shrink, and when no input follows the last frame (the drag's last
+    /// events came before the server processed it) no event would ever confirm it. nil when no
+    /// sync is needed (nothing in flight, a sync already asked, or the buffer at its first size).
+    var confirmDeadline: Double? {
+        inFlightSince != nil && syncSequence == nil && capacity > firstCapacity
+            ? lastDrawAt + Self.shrinkDelay : nil
+    }
+
     /// Takes a grown buffer back to its first size once ``shrinkDeadline`` has passed.
     func shrinkIfIdle(now: Double) {
         guard let deadline = shrinkDeadline, now >= deadline else { return }

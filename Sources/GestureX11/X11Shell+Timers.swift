@@ -67,6 +67,7 @@ extension X11Shell {
         if let d = playback.player?.nextDeadline { deadline = min(deadline, d) }
         if let d = drawing.presenter.busyDeadline { deadline = min(deadline, d) }
         if let d = drawing.presenter.shrinkDeadline { deadline = min(deadline, d) }
+        if let d = drawing.presenter.confirmDeadline { deadline = min(deadline, d) }
         if let d = kiosk.deadline { deadline = min(deadline, d) }
         if let d = input.frames.holdDeadline { deadline = min(deadline, d) }
         if let d = kioskGuardDeadline { deadline = min(deadline, d) }

@@ -285,7 +285,12 @@ public final class X11Shell {
             drawing.presenter.shrinkIfIdle(now: now)
             let drew = drawIfNeeded(now: now)
             // A frame waits for the last one to be processed: make sure something will tell.
-            if frameWanted && drawing.presenter.isBusy { drawing.presenter.requestSync(now: now) }
+            // A grown buffer waits for the last frame's confirmation to shrink: ask for it then.
+            if drawing.presenter.isBusy
+                && (frameWanted || drawing.presenter.confirmDeadline.map { now >= $0 } == true)
+            {
+                drawing.presenter.requestSync(now: now)
+            }
             kiosk.watchdog?.pingIfDue(now: now)
             x.flush()
             // Events XCB read meanwhile (while waiting for a reply) are not seen by poll().
