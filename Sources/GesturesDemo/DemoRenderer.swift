@@ -84,7 +84,14 @@ public enum DemoRenderer {
     /// The window's background over the clip — except where the picture's cached copy will be
     /// drawn: that copy is opaque (the background is in it), so filling under it first was half
     /// of a drag's pixel work (a drag's damage is the picture's old and new place).
+    /// Nothing at all under the moving, enlarged picture: it is drawn with the background
+    /// around it (``ScaledImageCache/fillsClip(matrix:settled:)``).
     private static func paintBackground(_ scene: DemoScene, _ cr: OpaquePointer) {
+        if let cache = scene.imageCache, let p = imagePixels(scene, cr),
+            cache.fillsClip(matrix: p.device, settled: scene.imageSettled)
+        {
+            return
+        }
         setColor(cr, background)
         cairo_save(cr)
         if let cache = scene.imageCache, let device = imageDeviceMatrix(scene, cr),
@@ -124,32 +131,48 @@ public enum DemoRenderer {
         return result
     }
 
+    /// The pixels the picture is drawn from (a larger rendition when it is enlarged and the
+    /// picture has one) and image pixel → device pixel for them under `cr`'s current matrix
+    /// (window points); nil when there is no picture or its transform is degenerate.
+    private static func imagePixels(
+        _ scene: DemoScene, _ cr: OpaquePointer
+    ) -> (surface: OpaquePointer, width: Int, height: Int, device: cairo_matrix_t)? {
+        let m = scene.imageMatrix
+        let b = scene.imageBounds
+        guard b.width > 0, b.height > 0, m.determinant != 0, m.determinant.isFinite,
+            let image = scene.image, image.size.width > 0, image.size.height > 0
+        else { return nil }
+        cairo_save(cr)
+        defer { cairo_restore(cr) }
+        var cm = cairo_matrix_t(xx: m.a, yx: m.b, xy: m.c, yy: m.d, x0: m.tx, y0: m.ty)
+        cairo_transform(cr, &cm)
+        cairo_scale(cr, b.width / image.size.width, b.height / image.size.height)
+        var device = cairo_matrix_t()
+        cairo_get_matrix(cr, &device)
+        // Enlarged (a pinch, a 4K window): a larger rendition when the picture has one.
+        let pixels = image.pixels(
+            forScale: ScaledImageCache.drawnScale(device), load: scene.imageCache == nil || scene.imageSettled)
+        if pixels.width != Int(image.size.width) || pixels.height != Int(image.size.height) {
+            cairo_scale(cr, image.size.width / Double(pixels.width), image.size.height / Double(pixels.height))
+            cairo_get_matrix(cr, &device)
+        }
+        return (pixels.surface, pixels.width, pixels.height, device)
+    }
+
     private static func drawImage(_ scene: DemoScene, _ cr: OpaquePointer) {
         let m = scene.imageMatrix
         let b = scene.imageBounds
         guard b.width > 0, b.height > 0, m.determinant != 0, m.determinant.isFinite else { return }
         cairo_save(cr)
-        var cm = cairo_matrix_t(xx: m.a, yx: m.b, xy: m.c, yy: m.d, x0: m.tx, y0: m.ty)
-        cairo_transform(cr, &cm)
-        if let image = scene.image, image.size.width > 0, image.size.height > 0 {
-            cairo_scale(cr, b.width / image.size.width, b.height / image.size.height)
-            var device = cairo_matrix_t()
-            cairo_get_matrix(cr, &device)
-            // Enlarged (a pinch, a 4K window): a larger rendition when the picture has one.
-            let scale = max(
-                (device.xx * device.xx + device.yx * device.yx).squareRoot(),
-                (device.xy * device.xy + device.yy * device.yy).squareRoot())
-            let pixels = image.pixels(forScale: scale, load: scene.imageCache == nil || scene.imageSettled)
-            if pixels.width != Int(image.size.width) || pixels.height != Int(image.size.height) {
-                cairo_scale(cr, image.size.width / Double(pixels.width), image.size.height / Double(pixels.height))
-            }
+        if let pixels = imagePixels(scene, cr) {
+            var device = pixels.device
             if let cache = scene.imageCache {
-                cairo_get_matrix(cr, &device)
                 cairo_identity_matrix(cr)
                 cache.draw(
                     pixels.surface, width: pixels.width, height: pixels.height, matrix: device,
                     settled: scene.imageSettled, background: (background.r, background.g, background.b), into: cr)
             } else {
+                cairo_set_matrix(cr, &device)
                 cairo_set_source_surface(cr, pixels.surface, 0, 0)
                 cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
                 cairo_rectangle(cr, 0, 0, Double(pixels.width), Double(pixels.height))
@@ -157,6 +180,8 @@ public enum DemoRenderer {
             }
         } else {
             // No picture: a placeholder the size of the image view.
+            var cm = cairo_matrix_t(xx: m.a, yx: m.b, xy: m.c, yy: m.d, x0: m.tx, y0: m.ty)
+            cairo_transform(cr, &cm)
             cairo_rectangle(cr, 0, 0, b.width, b.height)
             cairo_set_source_rgb(cr, 0.85, 0.85, 0.85)
             cairo_fill_preserve(cr)
