@@ -24,7 +24,7 @@ import Synchronization
 /// only its header and markers. The live window starts the decode on other threads before it
 /// connects (``startDecoding(toFit:height:)``, for the size it asks for): the smallest of
 /// libjpeg-turbo's 1/8, 1/4, 1/2 and full size that still covers the picture fitted whole into
-/// the window, and beside it, when that is larger than 1/8, a 1/8 preview. Connected, it calls
+/// its place in the window (``DemoLayout/image``), and beside it, when that is larger than 1/8, a 1/8 preview. Connected, it calls
 /// ``prepareWithPreview(toFit:height:)`` with its size in device pixels: the first frame shows
 /// the preview when it ends first, and the window's decode replaces it on the main queue when it
 /// ends (``onDecoded``); every later frame draws from that decode until the picture is enlarged
@@ -106,10 +106,13 @@ public final class DemoImage: @unchecked Sendable {
     }
 
     /// The denominator of the decode for a window of `width`×`height` device pixels: the
-    /// smallest decode whose pixels cover the picture fitted whole into the window.
+    /// smallest decode whose pixels cover the picture where the window shows it, fitted whole
+    /// into its place in the demo's layout (``DemoLayout/image``; 507×338 device pixels for a
+    /// 3:2 photo in a 1024×768 window, so 1/8 of a 6000×4000 photo covers it).
     private func windowDenominator(_ width: Int, _ height: Int) -> Int? {
         guard jpeg != nil, width > 0, height > 0, size.width > 0, size.height > 0 else { return nil }
-        return JPEGPicture.denominator(forScale: min(Double(width) / size.width, Double(height) / size.height))
+        let shown = DemoLayout(size: Size(width: Double(width), height: Double(height)), imageSize: size).image
+        return JPEGPicture.denominator(forScale: min(shown.width / size.width, shown.height / size.height))
     }
 
     /// Starts decoding a JPEG on other threads for a window of about `width`×`height` device
@@ -180,8 +183,8 @@ public final class DemoImage: @unchecked Sendable {
     }
 
     /// Decodes a JPEG for a window of `width`×`height` device pixels: at the smallest of 1/8, 1/4,
-    /// 1/2 and full size whose pixels cover the picture fitted whole into the window (see the
-    /// type's notes), or takes that decode from ``startDecoding(toFit:height:)``; throws one line
+    /// 1/2 and full size whose pixels cover the picture fitted whole into its place in the window
+    /// (see the type's notes), or takes that decode from ``startDecoding(toFit:height:)``; throws one line
     /// when the stream is damaged. Nothing for a PNG, or when that decode is already held.
     public func prepare(toFit width: Int, height: Int) throws(DemoImageError) {
         guard let jpeg, let denominator = windowDenominator(width, height) else { return }

@@ -24,7 +24,8 @@ import Testing
         func open() { semaphore.signal() }
     }
 
-    /// The window needs the full size; its decode is held, so the 1/8 preview ends first and is
+    /// The window needs the full size (the picture's place in a 160×240 window is 140.8×105.6);
+    /// its decode is held, so the 1/8 preview ends first and is
     /// drawn; once the main queue lets the window's decode end, it replaces the preview and
     /// `onDecoded` is called.
     @Test func previewFirstThenTheWindowsDecode() async throws {
@@ -33,8 +34,8 @@ import Testing
         gate.hold(image) { $0 != 8 }
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             image.onDecoded = { done.resume() }
-            image.startDecoding(toFit: 64, height: 48)
-            #expect(throws: Never.self) { try image.prepareWithPreview(toFit: 64, height: 48) }
+            image.startDecoding(toFit: 160, height: 240)
+            #expect(throws: Never.self) { try image.prepareWithPreview(toFit: 160, height: 240) }
             let first = image.pixels(forScale: 1, load: true)
             #expect([first.width, first.height] == [8, 6], "the preview is drawn first")
             DispatchQueue.main.async { gate.open() }
@@ -47,8 +48,8 @@ import Testing
     /// window's decode.
     @Test func exactRenderingWaitsForTheWindowsDecode() throws {
         let image = try DemoImage(path: Self.fixture)
-        image.startDecoding(toFit: 64, height: 48)
-        try image.prepare(toFit: 64, height: 48)
+        image.startDecoding(toFit: 160, height: 240)
+        try image.prepare(toFit: 160, height: 240)
         let p = image.pixels(forScale: 1, load: true)
         #expect([p.width, p.height] == [64, 48])
     }
@@ -58,7 +59,7 @@ import Testing
     /// is on it), and the larger pixels are drawn after `onDecoded`.
     @Test func largerDecodeLeavesTheMainQueueFree() async throws {
         let image = try DemoImage(path: Self.fixture)
-        try image.prepare(toFit: 16, height: 12)  // 1/4: 16×12
+        try image.prepare(toFit: 16, height: 24)  // the place is 14.1×10.6: 1/4, 16×12
         let gate = Gate()
         gate.hold(image) { _ in true }
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
@@ -79,7 +80,7 @@ import Testing
     /// go, not drawn.
     @Test func aDecodeNoLongerWantedIsNotDrawn() async throws {
         let image = try DemoImage(path: Self.fixture)
-        try image.prepare(toFit: 16, height: 12)
+        try image.prepare(toFit: 16, height: 24)
         let gate = Gate()
         gate.hold(image) { _ in true }
         var decoded = 0
