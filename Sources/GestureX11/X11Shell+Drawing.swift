@@ -42,7 +42,7 @@ extension X11Shell {
                     time: t, window: window, size: size, scale: scale, xinputVersion: xinputVersion,
                     inputBatchInterval: batchHold, pacing: drawing.pacer.mode == .present ? "present" : "deadline",
                     frameInterval: drawing.pacer.interval))
-            watchdog?.ready(now: t)
+            kiosk.watchdog?.ready(now: t)
             playback.player?.begin(at: t)
         }
         return drew

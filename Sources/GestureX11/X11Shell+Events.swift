@@ -223,7 +223,7 @@ extension X11Shell {
                 time: k.time)
         case CoreEvent.leaveNotify:
             if !input.translator.hasActiveFingers { input.translator.hover = nil }
-        case _ where isRandREvent(type):
+        case _ where kiosk.isRandREvent(type):
             screenChanged()
         default:
             break

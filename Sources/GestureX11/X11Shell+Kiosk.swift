@@ -32,13 +32,11 @@ import GestureKit
 ///   client (`xkill`-like tools): status 1 with one line; a lost X connection: status 1.
 ///   SIGHUP does not end a kiosk: it calls ``X11Shell/onHangup`` (reload, reopen the log).
 extension X11Shell {
-    /// Kiosk set-up after the window exists: screen saver, notifications, admin chord.
+    /// Kiosk set-up after the window exists: screen and monitor notifications, the screen saver.
+    /// (The admin exit is set up with ``kiosk``, `KioskServices`.)
     func setUpKiosk() {
         if options.fullscreen || options.kiosk { watchScreenChanges() }
         guard options.kiosk else { return }
-        admin = options.adminExit ?? (try? AdminExit())
-        if options.adminCornerHold > 0 { corners = CornerPress(hold: options.adminCornerHold) }
-        cornerTaps = CornerTaps()
         if !options.allowBlanking { suspendScreenSaver(true) }
     }
 
@@ -57,13 +55,12 @@ extension X11Shell {
 
     /// Whether the X server holds the screen on (MIT-SCREEN-SAVER 1.1 suspend): false without
     /// the extension (rootless Xwayland), where the kiosk asks the session instead.
-    public var screenSaverSuspended: Bool { saverSuspended }
+    public var screenSaverSuspended: Bool { kiosk.saverSuspended }
 
     /// MIT-SCREEN-SAVER suspend (true) or release (false).
     func suspendScreenSaver(_ on: Bool) {
         guard on else {
-            if saverSuspended { xcb_screensaver_suspend(x.raw, 0) }
-            saverSuspended = false
+            if kiosk.releaseSaver() { xcb_screensaver_suspend(x.raw, 0) }
             return
         }
         var version: (major: UInt16, minor: UInt16)?
@@ -76,37 +73,33 @@ extension X11Shell {
         x.exitIfBroken()
         guard let version, version.major > 1 || version.minor >= 1 else {
             // The caller asks the session bus (and says once what will blank the screen).
-            saverReset.due = clock.now()
+            kiosk.saverSuspendRefused(at: clock.now())
             return
         }
         xcb_screensaver_suspend(x.raw, 1)
-        saverSuspended = true
+        kiosk.saverSuspendGranted()
     }
 
     /// Resets the screen saver when it is due (servers without MIT-SCREEN-SAVER 1.1): at half
     /// the server's saver timeout (`xset s`, asked with each reset: it may change), at most every
     /// 20 s. Never waits on the server (see ``ScreenSaverReset``).
     func resetSaverIfDue(now: Double) {
-        guard let due = saverReset.due, now >= due else { return }
+        guard kiosk.saverResetDue(at: now) else { return }
         xcb_force_screen_saver(x.raw, UInt8(XCB_SCREEN_SAVER_RESET.rawValue))
-        if saverReset.pendingQuery == nil { saverReset.pendingQuery = xcb_get_screen_saver(x.raw).sequence }
-        saverReset.lastReset = now
-        saverReset.due = now + saverReset.interval
+        let query = kiosk.pendingSaverQuery == nil ? xcb_get_screen_saver(x.raw).sequence : nil
+        kiosk.saverResetSent(at: now, query: query)
     }
 
     /// Reads the saver timeout asked with a reset, when its reply has come (the event loop calls
     /// this after each read); a shorter interval brings the next reset forward.
     func pollSaverReply() {
-        guard let seq = saverReset.pendingQuery else { return }
+        guard let seq = kiosk.pendingSaverQuery else { return }
         var reply: UnsafeMutableRawPointer?
         var error: UnsafeMutablePointer<xcb_generic_error_t>?
         guard xcb_poll_for_reply(x.raw, seq, &reply, &error) != 0 else { return }
-        saverReset.pendingQuery = nil
         free(error)
         // GetScreenSaver's reply: the timeout (seconds) is the CARD16 at offset 8.
-        guard let timeout = reply.flatMap({ XConnection.withReply($0) { XReplyBytes($0).u16(8) } }) else { return }
-        saverReset.interval = ScreenSaverReset.interval(forTimeout: timeout)
-        if let due = saverReset.due { saverReset.due = min(due, saverReset.lastReset + saverReset.interval) }
+        kiosk.saverReplied(timeout: reply.flatMap { XConnection.withReply($0) { XReplyBytes($0).u16(8) } })
     }
 
     /// A client message to the window (or, in kiosk mode, to the root about the window).
@@ -136,64 +129,40 @@ extension X11Shell {
 
     /// Offers a key to the admin exit (kiosk only); true when it took the key.
     func adminKey(keysym: UInt, pressed: Bool, modifiers: UInt32, repeated: Bool, at t: Double) -> Bool {
-        guard admin != nil else { return false }
-        guard pressed else {
-            admin!.keyReleased(keysym: keysym)
-            return admin!.asksForPIN
-        }
-        let asked = admin!.asksForPIN
-        let (taken, outcome) = admin!.keyPressed(keysym: keysym, modifiers: modifiers, repeated: repeated, at: t)
-        if let outcome {
-            adminOutcome(outcome)
-        } else if asked {
-            showAdminPad()
-        }
+        let (taken, actions) = kiosk.adminKey(
+            keysym: keysym, pressed: pressed, modifiers: modifiers, repeated: repeated, at: t)
+        perform(actions)
         return taken
     }
 
-    /// Shows the PIN pad as the admin exit has it now (or hides it).
-    func showAdminPad() {
-        scene.showPinPad(admin?.pad(at: clock.now()))
-    }
-
-    /// Runs the admin exit's timers (the pad's timeout, its lockout countdown).
+    /// Runs the admin exit's timers (the chord's hold, the pad's timeout, its lockout countdown,
+    /// the corner hold).
     func runAdminTimer(now: Double) {
-        if let d = admin?.deadline, now >= d {
-            if let outcome = admin!.advance(to: now) { adminOutcome(outcome) } else { showAdminPad() }
-        }
-        if corners?.advance(to: now) == true, admin != nil, let outcome = admin!.gestureCompleted(at: now) {
-            adminOutcome(outcome)
-        }
+        perform(kiosk.advanceAdmin(to: now))
     }
 
     /// A real touch frame in kiosk mode: the admin gestures see it; while the PIN pad is up,
     /// touches that begin on it press its keys and go no further. The rest of the frame for the
     /// scene (nil: nothing left).
     func adminTouches(_ frame: TouchFrame) -> TouchFrame? {
-        corners?.handle(frame, size: size)
-        if cornerTaps?.handle(frame, size: size) == true, let outcome = admin?.gestureCompleted(at: frame.timestamp) {
-            adminOutcome(outcome)
-        }
-        guard admin?.asksForPIN == true || !padTouches.isEmpty else { return frame }
-        let layout = PinPad.layout(in: size)
-        var rest = frame
-        rest.changes = []
-        for c in frame.changes {
-            switch c.phase {
-            case .began where admin?.asksForPIN == true:
-                padTouches.insert(c.id)
-                if let key = layout.key(at: c.location), let outcome = admin!.padPressed(key, at: frame.timestamp) {
-                    adminOutcome(outcome)
-                } else {
-                    showAdminPad()
-                }
-            case .ended where padTouches.contains(c.id), .cancelled where padTouches.contains(c.id):
-                padTouches.remove(c.id)
-            default:
-                if !padTouches.contains(c.id) { rest.changes.append(c) }
+        let (rest, actions) = kiosk.routeTouches(frame, in: size)
+        perform(actions)
+        return rest
+    }
+
+    /// Carries out what the admin exit asks, in order.
+    private func perform(_ actions: [KioskServices.AdminAction]) {
+        for action in actions {
+            switch action {
+            case .outcome(let outcome): adminOutcome(outcome)
+            case .showPad: showAdminPad()
             }
         }
-        return rest.changes.isEmpty ? nil : rest
+    }
+
+    /// Shows the PIN pad as the admin exit has it now (or hides it).
+    func showAdminPad() {
+        scene.showPinPad(kiosk.pad(at: clock.now()))
     }
 
     private func adminOutcome(_ outcome: AdminExit.Outcome) {
@@ -224,9 +193,9 @@ extension X11Shell {
     /// is watched in every state, and no drawing or output waits without a bound.
     func handleSignal(_ signal: Int32) {
         if signal == SIGHUP, let onHangup {
-            watchdog?.reloading()
+            kiosk.watchdog?.reloading()
             onHangup()
-            watchdog?.reloaded()
+            kiosk.watchdog?.reloaded()
             return
         }
         quit(status: options.kiosk ? 128 + signal : 0)

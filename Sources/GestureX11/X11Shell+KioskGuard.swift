@@ -6,7 +6,7 @@ import CXCB
     import Musl
 #endif
 
-/// What the kiosk guard knows between turns of the loop (``X11Shell`` holds one).
+/// What the kiosk guard knows between turns of the loop (`KioskServices` holds one, for ``X11Shell``).
 struct KioskGuardState {
     /// When the window is put back (several triggers in a row make one restore).
     var restoreDue: Double?
@@ -63,24 +63,26 @@ extension X11Shell {
 
     /// The next time the guard needs the loop (nil: none).
     var kioskGuardDeadline: Double? {
-        [kioskGuard.restoreDue, kioskGuard.grabDue].compactMap { $0 }.min()
+        [kiosk.windowGuard.restoreDue, kiosk.windowGuard.grabDue].compactMap { $0 }.min()
     }
 
     /// Something may have moved the window out of reach: restore it soon.
     func kioskGuardTrigger(_ why: String) {
         guard kioskGuarded, windowState.lifecycle.hasBeenMapped else { return }
         let now = clock.now()
-        let due = max(now + 0.05, kioskGuard.lastRestore + 0.2)
-        if kioskGuard.restoreDue == nil || due < kioskGuard.restoreDue! { kioskGuard.restoreDue = due }
-        if kioskGuard.restores < 20 { writeStderr("gestures: kiosk: \(why); putting the window back") }
-        if !kioskGuard.reasons.contains(why) { kioskGuard.reasons.append(why) }
-        kioskGuard.restores += 1
+        let due = max(now + 0.05, kiosk.windowGuard.lastRestore + 0.2)
+        if kiosk.windowGuard.restoreDue == nil || due < kiosk.windowGuard.restoreDue! {
+            kiosk.windowGuard.restoreDue = due
+        }
+        if kiosk.windowGuard.restores < 20 { writeStderr("gestures: kiosk: \(why); putting the window back") }
+        if !kiosk.windowGuard.reasons.contains(why) { kiosk.windowGuard.reasons.append(why) }
+        kiosk.windowGuard.restores += 1
     }
 
     /// The window was mapped: grab the keyboard (and after the first map, check the state).
     func kioskGuardMapped() {
         guard kioskGuarded else { return }
-        kioskGuard.grabbed = false
+        kiosk.windowGuard.grabbed = false
         grabKeyboard()
         askSticky()
     }
@@ -97,7 +99,7 @@ extension X11Shell {
     /// The window was unmapped: the grab is gone with it.
     func kioskGuardUnmapped() {
         guard kioskGuarded else { return }
-        kioskGuard.grabbed = false
+        kiosk.windowGuard.grabbed = false
         kioskGuardTrigger("the window was unmapped (iconified or hidden)")
     }
 
@@ -107,7 +109,7 @@ extension X11Shell {
         let watched = [x.atom("WM_STATE"), x.atom("_NET_WM_STATE")]
         guard watched.contains(e.atom) else { return }
         let cookie = xcb_get_property(x.raw, 0, xid, e.atom, 0, 0, 64)
-        kioskGuard.pendingReads.append((cookie.sequence, e.atom))
+        kiosk.windowGuard.pendingReads.append((cookie.sequence, e.atom))
     }
 
     /// A VisibilityNotify: anything but unobscured is a window above the kiosk's.
@@ -126,29 +128,29 @@ extension X11Shell {
     /// Takes the replies that have come (property reads, the grab); never waits.
     func pollKioskGuardReplies() {
         guard kioskGuarded else { return }
-        while let first = kioskGuard.pendingReads.first {
+        while let first = kiosk.windowGuard.pendingReads.first {
             var reply: UnsafeMutableRawPointer?
             var error: UnsafeMutablePointer<xcb_generic_error_t>?
             guard xcb_poll_for_reply(x.raw, first.sequence, &reply, &error) != 0 else { break }
-            kioskGuard.pendingReads.removeFirst()
+            kiosk.windowGuard.pendingReads.removeFirst()
             free(error)
             guard let reply else { continue }
             let value = XConnection.withReply(reply) { XReplyDecoder.property($0) }
             propertyRead(first.property, words: value.map { Self.words($0) } ?? [])
         }
-        if let seq = kioskGuard.grabSequence {
+        if let seq = kiosk.windowGuard.grabSequence {
             var reply: UnsafeMutableRawPointer?
             var error: UnsafeMutablePointer<xcb_generic_error_t>?
             if xcb_poll_for_reply(x.raw, seq, &reply, &error) != 0 {
-                kioskGuard.grabSequence = nil
+                kiosk.windowGuard.grabSequence = nil
                 free(error)
                 // GrabKeyboard's status byte (offset 1): 0 Success.
                 let status = reply.map { XConnection.withReply($0) { XReplyBytes($0).u8(1) ?? 255 } } ?? 255
-                kioskGuard.grabbed = status == 0
+                kiosk.windowGuard.grabbed = status == 0
                 if status != 0 {
-                    kioskGuard.grabDue = clock.now() + 0.25
-                    if !kioskGuard.warnedGrab {
-                        kioskGuard.warnedGrab = true
+                    kiosk.windowGuard.grabDue = clock.now() + 0.25
+                    if !kiosk.windowGuard.warnedGrab {
+                        kiosk.windowGuard.warnedGrab = true
                         writeStderr("gestures: kiosk: cannot grab the keyboard yet (status \(status)); trying again")
                     }
                 }
@@ -165,8 +167,8 @@ extension X11Shell {
     }
 
     private func propertyRead(_ property: xcb_atom_t, words: [UInt32]) {
-        let before = kioskGuard.lastState[property]
-        kioskGuard.lastState[property] = words
+        let before = kiosk.windowGuard.lastState[property]
+        kiosk.windowGuard.lastState[property] = words
         guard before != words else { return }
         if property == x.atom("WM_STATE") {
             if words.first == 3 { kioskGuardTrigger("the window was iconified") }
@@ -187,24 +189,24 @@ extension X11Shell {
     /// Runs the guard's timers: the restore and the grab retry.
     func runKioskGuard(now: Double) {
         guard kioskGuarded else { return }
-        if let due = kioskGuard.restoreDue, now >= due {
-            kioskGuard.restoreDue = nil
-            kioskGuard.lastRestore = now
+        if let due = kiosk.windowGuard.restoreDue, now >= due {
+            kiosk.windowGuard.restoreDue = nil
+            kiosk.windowGuard.lastRestore = now
             restoreKioskWindow()
-            onKioskEvent?(.restored(kioskGuard.reasons.joined(separator: "; ")))
-            kioskGuard.reasons = []
+            onKioskEvent?(.restored(kiosk.windowGuard.reasons.joined(separator: "; ")))
+            kiosk.windowGuard.reasons = []
         }
-        if let due = kioskGuard.grabDue, now >= due {
-            kioskGuard.grabDue = nil
-            if !kioskGuard.grabbed { grabKeyboard() }
+        if let due = kiosk.windowGuard.grabDue, now >= due {
+            kiosk.windowGuard.grabDue = nil
+            if !kiosk.windowGuard.grabbed { grabKeyboard() }
         }
     }
 
     /// Asks the keyboard grab (the reply is picked up by ``pollKioskGuardReplies()``).
     private func grabKeyboard() {
-        guard kioskGuard.grabSequence == nil else { return }
+        guard kiosk.windowGuard.grabSequence == nil else { return }
         // owner_events True: the window's own selections get the keys; async pointer and keyboard.
-        kioskGuard.grabSequence = xcb_grab_keyboard(x.raw, 1, xid, 0, 1, 1).sequence
+        kiosk.windowGuard.grabSequence = xcb_grab_keyboard(x.raw, 1, xid, 0, 1, 1).sequence
     }
 
     /// Maps, fullscreens, raises, activates the window and grabs the keyboard; requests only.
@@ -226,6 +228,6 @@ extension X11Shell {
         gestures_send_client_message(x.raw, x.root, xid, x.atom("_NET_ACTIVE_WINDOW"), &active, mask)
         var above: [UInt32] = [UInt32(XCB_STACK_MODE_ABOVE.rawValue)]
         xcb_configure_window(x.raw, xid, UInt16(XCB_CONFIG_WINDOW_STACK_MODE.rawValue), &above)
-        if !kioskGuard.grabbed { grabKeyboard() }
+        if !kiosk.windowGuard.grabbed { grabKeyboard() }
     }
 }

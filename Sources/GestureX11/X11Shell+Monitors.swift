@@ -136,6 +136,7 @@ extension X11Shell {
         let whole = Monitor(name: "screen", x: 0, y: 0, width: w, height: h, primary: true)
         guard let choice = options.monitor else { return Placement(rect: whole, index: nil) }
         let monitors = Self.queryMonitors(x) ?? [whole]
+        kiosk.placementCheck.monitors = monitors
         if let (i, m) = choice.pick(from: monitors), let clipped = m.clipped(toWidth: w, height: h) {
             return Placement(rect: clipped, index: i)
         }
@@ -150,16 +151,11 @@ extension X11Shell {
         if options.kiosk { mask |= XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY.rawValue }
         xcb_change_window_attributes(x.raw, x.root, XCB_CW_EVENT_MASK.rawValue, &mask)
         guard let ext = gestures_randr_extension(x.raw), ext.pointee.present != 0 else { return }
-        randrEventBase = ext.pointee.first_event
+        kiosk.randrEventBase = ext.pointee.first_event
         let notify =
             XCB_RANDR_NOTIFY_MASK_SCREEN_CHANGE.rawValue | XCB_RANDR_NOTIFY_MASK_CRTC_CHANGE.rawValue
             | XCB_RANDR_NOTIFY_MASK_OUTPUT_CHANGE.rawValue
         xcb_randr_select_input(x.raw, x.root, UInt16(notify))
-    }
-
-    /// Whether `type` is a RandR screen-change or notify event.
-    func isRandREvent(_ type: UInt8) -> Bool {
-        randrEventBase != 0 && (type == randrEventBase || type == randrEventBase &+ 1)
     }
 
     /// Monitors or the screen changed: place the window again if its rectangle moved.

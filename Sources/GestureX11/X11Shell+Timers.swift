@@ -6,7 +6,8 @@ extension X11Shell {
     func runTimers(now: Double) {
         // A touch frame held for the rest of its device frame goes before anything later.
         if input.frames.holdDeadline != nil,
-            (scene.nextDeadline ?? .infinity) <= now || playback.player?.isPlaying == true || admin?.deadline != nil
+            (scene.nextDeadline ?? .infinity) <= now || playback.player?.isPlaying == true
+                || kiosk.admin?.deadline != nil
         {
             flushFrame()
         }
@@ -66,13 +67,10 @@ extension X11Shell {
         if let d = playback.player?.nextDeadline { deadline = min(deadline, d) }
         if let d = drawing.presenter.busyDeadline { deadline = min(deadline, d) }
         if let d = drawing.presenter.shrinkDeadline { deadline = min(deadline, d) }
-        if let d = watchdog?.nextPing { deadline = min(deadline, d) }
-        if let d = admin?.deadline { deadline = min(deadline, d) }
-        if let d = corners?.deadline { deadline = min(deadline, d) }
-        if let d = saverReset.due { deadline = min(deadline, d) }
+        if let d = kiosk.deadline { deadline = min(deadline, d) }
         if let d = input.frames.holdDeadline { deadline = min(deadline, d) }
         if let d = kioskGuardDeadline { deadline = min(deadline, d) }
-        if let d = placementCheck.due { deadline = min(deadline, d) }
+        if let d = kiosk.placementCheck.due { deadline = min(deadline, d) }
         if frameWanted && !drawing.presenter.isBusy, let d = drawing.pacer.nextDeadline { deadline = min(deadline, d) }
         guard deadline.isFinite else { return -1 }
         let ms = ((deadline - now) * 1000).rounded(.up)

@@ -22,7 +22,8 @@ import CXCB
 /// Its state is grouped by owner (docs/DESIGN.md §2): `input` (`InputPipeline`: translation,
 /// frame building, time mapping, batching), `windowState` (`WindowState`, with the window's
 /// `WindowLifecycle` as one enum), `drawing` (`DrawingState`: presenter, pacer, what to draw
-/// again) and `playback` (`Playback`); the kiosk's services are the properties after them.
+/// again), `playback` (`Playback`) and `kiosk` (`KioskServices`: the systemd notifier, the
+/// window guard, the placement check, the screen saver, the admin exit).
 ///
 /// ## The loop and its timing rules
 ///
@@ -148,27 +149,19 @@ public final class X11Shell {
     /// A replay through the window (`Playback`).
     @exclusivity(unchecked) var playback = Playback()
 
+    /// The kiosk's services (`KioskServices`): systemd notifier, window guard, placement check,
+    /// RandR, screen saver, admin exit and its PIN pad.
+    var kiosk: KioskServices
+
     /// Wakes the loop during a batched dead drag (nil without XInput 2).
     var wake: WakeConnection?
-    let watchdog = WatchdogNotifier.fromEnvironment()
-    /// The kiosk's check that the window covers its monitor (`X11Shell+Monitors.swift`).
-    var placementCheck = PlacementCheck()
-    /// The kiosk under a window manager (X11Shell+KioskGuard.swift).
-    var kioskGuard = KioskGuardState()
-    var randrEventBase: UInt8 = 0
-    var saverSuspended = false
-    var saverReset = ScreenSaverReset()
-    var admin: AdminExit?
-    var corners: CornerPress?
-    var cornerTaps: CornerTaps?
-    /// Touches that began on the PIN pad (they never reach the scene).
-    var padTouches: Set<Int> = []
 
     /// Opens the display and creates the window (not yet mapped: ``run(scene:beforeExit:)`` maps
     /// it). ``size`` is then the window's size in points: make the scene for it.
     public init(options: ShellOptions) throws(ShellError) {
         clock = MonotonicClock()
         self.options = options
+        kiosk = KioskServices(options: options, watchdog: WatchdogNotifier.fromEnvironment())
         x = try XConnection(display: options.display)
         guard x.rootDepth == 24 || x.rootDepth == 32, x.imageByteOrderMatches else {
             throw .cannotCreateWindow("the screen's depth \(x.rootDepth) or byte order is not supported")
@@ -289,7 +282,7 @@ public final class X11Shell {
             let drew = drawIfNeeded(now: now)
             // A frame waits for the last one to be processed: make sure something will tell.
             if frameWanted && drawing.presenter.isBusy { drawing.presenter.requestSync(now: now) }
-            watchdog?.pingIfDue(now: now)
+            kiosk.watchdog?.pingIfDue(now: now)
             x.flush()
             // Events XCB read meanwhile (while waiting for a reply) are not seen by poll().
             stashed = x.nextEvent(read: false)
@@ -328,7 +321,7 @@ public final class X11Shell {
             }
         }
         free(stashed)
-        watchdog?.stopping()
+        kiosk.watchdog?.stopping()
         beforeExit?()
         tearDown()
         signals.uninstall()
@@ -366,7 +359,7 @@ public final class X11Shell {
         applyPendingResize()
         if real { noteRealInput(at: event.timestamp) }
         var event = event
-        if real, admin != nil, case .touches(let frame) = event {
+        if real, kiosk.admin != nil, case .touches(let frame) = event {
             // The admin gestures watch real touches; the PIN pad takes the ones that begin on it.
             guard let rest = adminTouches(frame) else { return }
             event = .touches(rest)

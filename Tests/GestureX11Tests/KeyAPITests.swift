@@ -24,7 +24,8 @@ extension XServerTests {
             var keys: [KeyPress] = []
             var ranOn = false
             window.onKey = { keys.append($0) }
-            window.shell.onReplayAction = { i in
+            // Unowned: the shell holds this closure, and a strong window would never be freed.
+            window.shell.onReplayAction = { [unowned window] i in
                 if i == 0 {
                     client.focus(Window(window.shell.window))
                     client.chord([], 0x71)  // q

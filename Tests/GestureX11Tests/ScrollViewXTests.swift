@@ -80,7 +80,8 @@ extension XServerTests {
                 if ctrl { client.key(Keysym.controlL, pressed: false) }
                 client.sync()
             }
-            window.shell.onReplayAction = { i in
+            // Unowned: the shell holds this closure, and a strong window would never be freed.
+            window.shell.onReplayAction = { [unowned window] i in
                 switch i {
                 case 0:
                     let g = client.geometry(of: Window(window.shell.window))

@@ -101,5 +101,53 @@ extension XServerTests {
                 "stalled server: \(pings.count) pings in 3 s, longest gap \(String(format: "%.3f", worst)) s; "
                     + "SIGTERM → exit in \(String(format: "%.3f", took)) s")
         }
+
+        /// The placement check of a kiosk on a chosen monitor under a window manager (where
+        /// the window went, one second after the map) asks the server without waiting for it:
+        /// with the server stopped before the check is due, the pings go on through the check's
+        /// time, and once the server runs again the check finds the window on its monitor.
+        @Test(
+            "Xvfb stopped before the placement check of `--kiosk --monitor 0` under openbox: WATCHDOG=1 every 100 ms through the check (no gap over 300 ms for 3 s)"
+        )
+        func stoppedBeforePlacementCheck() throws {
+            let server = try TestXServer()
+            let directory = try TemporaryDirectory(prefix: "gestures-stall-placement")
+            let wm = try TestWindowManager("openbox", display: server.display, directory: directory)
+            defer { wm.process.stop() }
+            let notify = try NotifySocket(in: directory)
+            let session = try AppSession(
+                display: server.display, arguments: ["--kiosk", "--monitor", "0"],
+                environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "200000"]
+            ) {
+                kill(server.process.pid, SIGCONT)
+                server.stop()
+            }
+            defer { session.close() }
+            let app = session.app
+            // Ready comes after the map and the first frame: the check is due well after this.
+            let mapped = try app.log.waitFor("monitor line", timeout: 5) {
+                $0.type == "kiosk" && $0.string("event") == "monitor"
+            }.line
+            #expect(mapped.number("index") == 0, "\(mapped)")
+            pause(0.2)
+            kill(server.process.pid, SIGSTOP)
+            let stoppedAt = monotonicNow()
+            let pings = notify.receive(for: 3).filter { $0.1 == "WATCHDOG=1" }.map(\.0)
+            kill(server.process.pid, SIGCONT)
+            var gaps = zip(pings.dropFirst(), pings).map { $0 - $1 }
+            if let first = pings.first { gaps.insert(first - stoppedAt, at: 0) }
+            if let last = pings.last { gaps.append(stoppedAt + 3 - last) }
+            let worst = gaps.max() ?? .infinity
+            #expect(pings.count >= 20, "\(pings.count) pings in 3 s with the server stopped")
+            #expect(worst < 0.3, "the longest gap between pings was \(worst) s")
+            // The server answers: the check finds the window on its monitor and says nothing.
+            pause(1.5)
+            #expect(app.process.isRunning, "\(app.stderr)")
+            let elsewhere = app.log.lines(from: 0).filter { $0.string("event") == "monitorElsewhere" }
+            #expect(elsewhere.isEmpty, "\(summary(elsewhere))")
+            print(
+                "stalled server before the placement check: \(pings.count) pings in 3 s, longest gap "
+                    + "\(String(format: "%.3f", worst)) s")
+        }
     }
 }

@@ -67,7 +67,8 @@ extension XServerTests {
         /// frame, 0.15 s apart) and screenshotting after each; returns the screenshots.
         func run(_ window: GestureWindow, steps: [() -> Void], directory: TemporaryDirectory) throws -> [PNGPixels] {
             var paths: [String] = []
-            window.shell.onReplayAction = { i in
+            // Unowned: the shell holds this closure, and a strong window would never be freed.
+            window.shell.onReplayAction = { [unowned window] i in
                 steps[i]()
                 let path = directory.file("step\(i).png")
                 paths.append(path)
@@ -76,6 +77,9 @@ extension XServerTests {
             window.shell.play(
                 [], actions: steps.indices.map { (position: 0, timestamp: 0.15 * Double($0 + 1)) }, exitWhenDone: true)
             #expect(window.run() == 0)
+            // The steps may hold the window too: let go of them, so that the window (and its X
+            // connection) and the scratch folder are freed when the test ends.
+            window.shell.onReplayAction = nil
             return try paths.map { try PNGPixels($0) }
         }
 

@@ -48,6 +48,7 @@ struct CLI {
 let scratch: String = {
     let dir = NSTemporaryDirectory() + "gestures-demo-tests-\(getpid())"
     try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    removeAtExit(dir)
     return dir
 }()
 

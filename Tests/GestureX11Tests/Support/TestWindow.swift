@@ -21,7 +21,8 @@ extension XConnection {
     @MainActor
     func playCtrlDrag(in window: GestureWindow, from start: Point, by step: Vector, steps: Int = 8) {
         var origin = Point.zero
-        window.shell.onReplayAction = { i in
+        // Unowned: the shell holds this closure, and a strong window would never be freed.
+        window.shell.onReplayAction = { [unowned window] i in
             switch i {
             case 0:
                 let g = self.geometry(of: Window(window.shell.window))
