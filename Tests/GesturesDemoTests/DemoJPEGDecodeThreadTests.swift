@@ -9,7 +9,7 @@ import Testing
 /// decode thread while the main queue (the window's loop) goes on. The decode thread is held at
 /// a gate that only a job on the main queue opens: a decode made on the main thread would
 /// never see it open (the gate gives up after 10 s, and the expectations fail).
-@Suite(.timeLimit(.minutes(1)))
+@Suite
 @MainActor struct DemoJPEGDecodeThreadTests {
     static let fixture = fixturesDirectory + "/red-blue.jpg"  // 64×48
 
@@ -24,6 +24,12 @@ import Testing
         func open() { semaphore.signal() }
     }
 
+    /// Lets the main queue run until `condition` holds, for at most 10 s (a decode that never
+    /// hands over fails the expectations after it instead of hanging).
+    static func waitUntil(_ condition: () -> Bool) async throws {
+        for _ in 0..<1000 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
+    }
+
     /// The window needs the full size (the picture's place in a 160×240 window is 140.8×105.6);
     /// its decode is held, so the 1/8 preview ends first and is
     /// drawn; once the main queue lets the window's decode end, it replaces the preview and
@@ -32,14 +38,15 @@ import Testing
         let image = try DemoImage(path: Self.fixture)
         let gate = Gate()
         gate.hold(image) { $0 != 8 }
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            image.onDecoded = { done.resume() }
-            image.startDecoding(toFit: 160, height: 240)
-            #expect(throws: Never.self) { try image.prepareWithPreview(toFit: 160, height: 240) }
-            let first = image.pixels(forScale: 1, load: true)
-            #expect([first.width, first.height] == [8, 6], "the preview is drawn first")
-            DispatchQueue.main.async { gate.open() }
-        }
+        var decoded = 0
+        image.onDecoded = { decoded += 1 }
+        image.startDecoding(toFit: 160, height: 240)
+        try image.prepareWithPreview(toFit: 160, height: 240)
+        let first = image.pixels(forScale: 1, load: true)
+        #expect([first.width, first.height] == [8, 6], "the preview is drawn first")
+        DispatchQueue.main.async { gate.open() }
+        try await Self.waitUntil { decoded > 0 }
+        #expect(decoded == 1)
         let later = image.pixels(forScale: 1, load: true)
         #expect([later.width, later.height] == [64, 48], "the window's decode replaced the preview")
     }
@@ -62,14 +69,15 @@ import Testing
         try image.prepare(toFit: 16, height: 24)  // the place is 14.1×10.6: 1/4, 16×12
         let gate = Gate()
         gate.hold(image) { _ in true }
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            image.onDecoded = { done.resume() }
-            let held = image.pixels(forScale: 1, load: true)
-            #expect([held.width, held.height] == [16, 12], "not decoded on the main thread: the held pixels")
-            let again = image.pixels(forScale: 1, load: true)
-            #expect(again.surface == held.surface, "asked again while it runs: no second decode")
-            DispatchQueue.main.async { gate.open() }
-        }
+        var decoded = 0
+        image.onDecoded = { decoded += 1 }
+        let held = image.pixels(forScale: 1, load: true)
+        #expect([held.width, held.height] == [16, 12], "not decoded on the main thread: the held pixels")
+        let again = image.pixels(forScale: 1, load: true)
+        #expect(again.surface == held.surface, "asked again while it runs: no second decode")
+        DispatchQueue.main.async { gate.open() }
+        try await Self.waitUntil { decoded > 0 }
+        #expect(decoded == 1)
         let larger = image.pixels(forScale: 1, load: true)
         #expect([larger.width, larger.height] == [64, 48])
         let back = image.pixels(forScale: 0.2, load: true)
