@@ -80,9 +80,11 @@ public struct KioskConfigError: Error, CustomStringConvertible, Sendable {
 /// (``Outcome/lockedOut(remaining:)``). Worst case for someone guessing a 4-digit PIN: misses
 /// 1–3 free, then 30 + 60 + … + 1920 s (misses 3–9: 63.5 min in all), then 1 h per guess — 10 000
 /// guesses take 9 991 h + 1.06 h of lockouts plus the typing, ≈ 416 days (13.7 months); on
-/// average half of that (≈ 7 months). The count of misses resets only with the right PIN (a
-/// restart resets it too: the kiosk cannot be restarted by the public). Escape, the pad's
-/// timeout or a gesture during entry cancel without counting a miss.
+/// average half of that (≈ 7 months). The count of misses resets only with the right PIN; a
+/// restart does not reset it: the kiosk keeps the count and the lockout's end on disk
+/// (``PinLockoutFile``) and takes them up at start (``restore(misses:lockedFor:at:)``), since a
+/// crash, the watchdog or a power cut restarts it. Escape, the pad's timeout or a gesture
+/// during entry cancel without counting a miss.
 ///
 /// A wrong PIN leaves the pad up, its digits cleared and its timeout started again, saying
 /// "Wrong PIN" (until the next digit); during a lockout it says "Try again in N s" (counting
@@ -150,6 +152,14 @@ public struct AdminExit: Sendable {
         guard misses >= 3 else { return 0 }
         let doublings = min(misses - 3, 7)  // 30·2^7 = 3840 > 3600
         return min(3600, 30 * Double(1 << doublings))
+    }
+
+    /// Takes up the backoff a previous run left (``PinLockoutFile``): `misses` wrong PINs in a
+    /// row, the gesture refused for `remaining` more seconds from shell time `time` (0: no
+    /// lockout runs). The next miss goes on doubling from there.
+    public mutating func restore(misses: Int, lockedFor remaining: Double, at time: Double) {
+        self.misses = max(0, misses)
+        lockedUntil = remaining > 0 ? time + remaining : -Double.infinity
     }
 
     /// Whether keys and pad presses go to the PIN now (the shell passes them nowhere else).

@@ -7,7 +7,10 @@
 /// the checks of ``TraceReader/readFile(_:)`` (regular, at most ``TraceReader/maximumBytes``).
 /// A gzipped file (`gzip`) is inflated as it is read (``GzipReader``), its decompressed bytes
 /// limited to ``TraceReader/maximumBytes`` too. Used by ``TraceStream`` for JSON Lines traces,
-/// evemu recordings and getevent text, plain or gzipped.
+/// evemu recordings and getevent text, plain or gzipped. A plain file that ends before the size
+/// it had when it was opened was truncated under the reader: ``next()`` throws rather than hand
+/// out what may be part of a line. Lines appended while it is read are read too; a file renamed
+/// over the path is not seen (the descriptor keeps the one that was opened).
 final class FileLines {
     let path: String
     private let fd: Int32
@@ -22,9 +25,13 @@ final class FileLines {
     /// The 1-based number of the line ``next()`` returned last.
     private(set) var number = 0
 
+    /// The file's size when it was opened (a plain file that ends before it was cut short).
+    private let sizeAtOpen: Int
+
     init(path: String, gzip: Bool = false) throws(TraceError) {
         self.path = path
-        let (fd, _) = try TraceReader.openRegularFile(path)
+        let (fd, size) = try TraceReader.openRegularFile(path)
+        sizeAtOpen = size
         if gzip {
             self.fd = -1
             self.gzip = try GzipReader(fd: fd, path: path, limit: TraceReader.maximumBytes)
@@ -58,6 +65,15 @@ final class FileLines {
                     throw TraceError(file: path, line: 0, message: "expected a file of at most 256 MiB")
                 }
                 if count == 0 {
+                    // Truncated while it was read: the line read last may be part of one, and
+                    // the events after it are gone. An error, so the frame in progress is
+                    // dropped whole (see `replayEvents`).
+                    guard gzip != nil || total >= sizeAtOpen else {
+                        throw TraceError(
+                            file: path, line: number + 1,
+                            message:
+                                "the file was cut short while it was read (it ends at byte \(total) of \(sizeAtOpen))")
+                    }
                     atEnd = true
                     number += 1
                     return line

@@ -83,7 +83,10 @@ func reportReplayError(_ error: TraceError) { writeAll(2, "gestures: \(error.des
 /// output, with a stderr line naming its setting), `reload`, `reloadFailed` (`reason`), `logReopened`, and `start` (`version`, `pid`: the
 /// first line of each run, the log being appended to) and `logDropped` (`lines`: how many lines
 /// were lost while the file could not be written; see ``LineSink``), `screenOn` and
-/// `blankingUncontrolled` (see ``inhibitIdle()``).
+/// `blankingUncontrolled` (see ``inhibitIdle()``), and for the PIN backoff kept across restarts
+/// `adminLockout` (`misses`, `remaining`: taken up at start), `adminLockoutLost` (`reason`: the
+/// state file was unusable, the count starts again), `adminLockoutNotSaved` (`reason`) and
+/// `adminLockoutInMemory` (see ``takeUp(_:found:)``).
 @MainActor
 final class KioskRuntime {
     let director: KioskDirector
@@ -93,6 +96,9 @@ final class KioskRuntime {
     let base: KioskSettings
     let configFile: String?
     private(set) var settings: KioskSettings
+    /// Where the PIN backoff is kept across restarts (nil: in memory only; see
+    /// ``takeUp(_:found:)``).
+    var pinLockout: PinLockoutFile?
     /// A new demo scene for a picture, hooked up as the first one was.
     let makeScene: (DemoImage?) -> DemoScene
 
@@ -156,6 +162,7 @@ final class KioskRuntime {
         case .closeRefused(let what): logEvent("closeRefused", at: now) { $0.add("request", what) }
         case .admin(.pinRequested): logEvent("adminPin", at: now)
         case .admin(.pinRejected(let misses, let lockedFor)):
+            savePinLockout { $0.state(misses: misses, lockedFor: lockedFor) }
             logEvent("adminRefused", at: now) {
                 $0.add("reason", "wrongPin")
                 $0.add("misses", misses)
@@ -168,7 +175,9 @@ final class KioskRuntime {
                 $0.add("reason", "locked")
                 $0.add("remaining", quantize(remaining))
             }
-        case .admin(.exit): logEvent("adminExit", at: now)
+        case .admin(.exit):
+            savePinLockout { _ in PinLockout(misses: 0, lockedUntil: 0) }
+            logEvent("adminExit", at: now)
         case .monitorMissing(let name): logEvent("monitorMissing", at: now) { $0.add("name", name) }
         case .placedElsewhere(let wanted, let window, let on):
             let setting = Self.placementSetting

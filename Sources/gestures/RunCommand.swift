@@ -273,6 +273,14 @@ struct RunCommand: ParsableCommand {
         if let log, let operatorLog {
             operatorLog.start(log, version: Gestures.version)
         }
+        // The PIN backoff survives restarts: taken up here, saved by the runtime after each try.
+        let pinLockout = adminExit?.pin == nil ? nil : KioskRuntime.pinLockoutFile(operatorLog: logEvents)
+        let lockoutFound = pinLockout.map { $0.load() }
+        if let pinLockout, case .restored(let state) = lockoutFound {
+            // At shell time 0: the shell's clock starts a moment later, so the lockout ends a
+            // moment later than it was set to (never sooner).
+            adminExit?.restore(misses: state.misses, lockedFor: pinLockout.remaining(of: state), at: 0)
+        }
         let recorder = try record.map { path throws(CommandFailure) in try LineSink(path: path, what: "--record") }
         if let screenshotDir {
             var st = stat()
@@ -368,6 +376,7 @@ struct RunCommand: ParsableCommand {
                 settings: kioskSettings, tour: tour, makeScene: makeScene)
             director = d
             driven = d
+            if adminExit?.pin != nil { runtime?.takeUp(pinLockout, found: lockoutFound) }
         }
         // Screen on where the X server cannot hold it (rootless Xwayland): the session bus, asked
         // once with the first frame — the loop then turns SIGTERM into a clean end, so the
