@@ -3,6 +3,7 @@ import Dispatch
 import GestureImage
 import GestureKit
 import GestureTrace
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -18,17 +19,21 @@ import GestureTrace
 /// many scans is refused, and a JPEG is decoded once, at the size it is shown.
 /// Deviation from `UIImage`: no other formats.
 ///
-/// **When a JPEG is decoded** (a 24-megapixel photo costs about 130 ms of CPU at 1/4 and 200 ms
-/// at full size, mostly the entropy decoding that every scale pays): loading reads only its
-/// header and markers. The live window starts the decode on another thread before it connects
-/// (``startDecoding(toFit:height:)``, for the size it asks for), then calls
-/// ``prepare(toFit:height:)`` with its size in device pixels; the JPEG is decoded once, at the
-/// smallest of libjpeg-turbo's 1/8, 1/4, 1/2 and full size that still covers the picture fitted
-/// whole into the window, and every later frame draws from that decode until the picture is
-/// enlarged past it. A pinch past that size is drawn from those pixels while it moves and decoded
-/// again, larger, once it settles (``pixels(forScale:load:)`` with `load`): no decode delays a
-/// frame while the fingers move, and a touch that comes during that decode waits for it. The
-/// larger decode is let go when the picture is shown at the window's size again.
+/// **When a JPEG is decoded** (a 24-megapixel photo costs about 110 ms of CPU at 1/8, 150 ms at
+/// 1/4 and 240 ms at full size, mostly the entropy decoding that every scale pays): loading reads
+/// only its header and markers. The live window starts the decode on other threads before it
+/// connects (``startDecoding(toFit:height:)``, for the size it asks for): the smallest of
+/// libjpeg-turbo's 1/8, 1/4, 1/2 and full size that still covers the picture fitted whole into
+/// its place in the window (``DemoLayout/image``), and beside it, when that is larger than 1/8, a 1/8 preview. Connected, it calls
+/// ``prepareWithPreview(toFit:height:)`` with its size in device pixels: the first frame shows
+/// the preview when it ends first, and the window's decode replaces it on the main queue when it
+/// ends (``onDecoded``); every later frame draws from that decode until the picture is enlarged
+/// past it. A pinch past that size is drawn from those pixels while it moves and decoded again,
+/// larger, once it settles (``pixels(forScale:load:)`` with `load`) — on the decode thread, so
+/// the loop goes on answering input, redrawing and pinging the watchdog meanwhile; the larger
+/// pixels are drawn from the frame after they are ready, and let go when the picture is shown at
+/// the window's size again. Replays and PNG output (no ``onDecoded``) decode when asked, on
+/// the caller's thread, and never draw a preview.
 public final class DemoImage: @unchecked Sendable {
     /// The `cairo_surface_t *` holding the pixels at full size. A JPEG is decoded at full size
     /// only when this is asked for (the window draws from ``pixels(forScale:load:)``, which
@@ -101,48 +106,72 @@ public final class DemoImage: @unchecked Sendable {
     }
 
     /// The denominator of the decode for a window of `width`×`height` device pixels: the
-    /// smallest decode whose pixels cover the picture fitted whole into the window.
+    /// smallest decode whose pixels cover the picture where the window shows it, fitted whole
+    /// into its place in the demo's layout (``DemoLayout/image``; 507×338 device pixels for a
+    /// 3:2 photo in a 1024×768 window, so 1/8 of a 6000×4000 photo covers it).
     private func windowDenominator(_ width: Int, _ height: Int) -> Int? {
         guard jpeg != nil, width > 0, height > 0, size.width > 0, size.height > 0 else { return nil }
-        return JPEGPicture.denominator(forScale: min(Double(width) / size.width, Double(height) / size.height))
+        let shown = DemoLayout(size: Size(width: Double(width), height: Double(height)), imageSize: size).image
+        return JPEGPicture.denominator(forScale: min(shown.width / size.width, shown.height / size.height))
     }
 
-    /// Starts decoding a JPEG on another thread for a window of about `width`×`height` device
+    /// Starts decoding a JPEG on other threads for a window of about `width`×`height` device
     /// pixels, while the caller does something else (the live window connects to the X server
-    /// meanwhile: its size in device pixels is known only then). ``prepare(toFit:height:)`` takes
-    /// the result when the size it is given needs the same decode, else it decodes again.
-    /// Nothing for a PNG.
+    /// meanwhile: its size in device pixels is known only then): the window's decode and, when
+    /// that is larger than 1/8, the 1/8 preview beside it (see ``prepareWithPreview(toFit:height:)``).
+    /// ``prepare(toFit:height:)`` takes the result when the size it is given needs the same
+    /// decode, else it decodes again. Nothing for a PNG.
     public func startDecoding(toFit width: Int, height: Int) {
         guard let jpeg, pending == nil, base == nil, let denominator = windowDenominator(width, height) else { return }
-        let job = PendingDecode(denominator: denominator)
-        let path = path
-        DispatchQueue.global(qos: .userInitiated).async {
-            do throws(ImageDecodingError) {
-                job.result = .success(try jpeg.decode(denominator: denominator, path: path))
-            } catch {
-                job.result = .failure(error)
-            }
-            job.done.signal()
+        let first = DispatchSemaphore(value: 0)
+        // The preview first: with two cores both run at once, and the preview ends first.
+        let hook = decodeWillStart
+        if denominator < 8 {
+            preview = PendingDecode.start(jpeg, denominator: 8, path: path, signalling: first, willStart: hook)
         }
-        pending = job
+        pending = PendingDecode.start(jpeg, denominator: denominator, path: path, signalling: first, willStart: hook)
+        firstDone = first
     }
 
-    /// A decode running on another thread: `result` is written before `done` is signalled and
-    /// read only after waiting for it.
-    private final class PendingDecode: @unchecked Sendable {
-        let denominator: Int
-        let done = DispatchSemaphore(value: 0)
-        var result: Result<OpaquePointer, ImageDecodingError>?
-        init(denominator: Int) { self.denominator = denominator }
-    }
+    /// Signalled once by each decode started by ``startDecoding(toFit:height:)``.
+    private var firstDone: DispatchSemaphore?
     private var pending: PendingDecode?
+    /// The 1/8 decode started beside ``pending``.
+    private var preview: PendingDecode?
+    /// The window's decode still running after its preview was drawn: it replaces `base` on the
+    /// main queue when done.
+    var refining: PendingDecode?
+    /// The larger decode asked for last (after a pinch past `base` settled), while shown enlarged;
+    /// read by the decode thread too (a decode no longer wanted when its turn comes is skipped).
+    let zoomWanted = Mutex<Int?>(nil)
+    /// Larger decodes run here, one at a time, off the main thread (see ``onDecoded``).
+    let zoomQueue = DispatchQueue(label: "gestures.picture-decode", qos: .userInitiated)
+    /// Called on the decode thread before each decode made there starts (tests hold it).
+    var decodeWillStart: (@Sendable (Int) -> Void)?
+
+    /// Called on the main queue whenever a decode made off the main thread replaced the pixels
+    /// drawn (the window's decode after its preview, a larger one after a pinch): the live
+    /// window redraws the picture. While it is nil (replays, PNG output) a larger decode is made
+    /// when it is asked for, on the caller's thread; once set, ``pixels(forScale:load:)`` only
+    /// starts it on the decode thread and goes on drawing what it has (UIKit decodes images off
+    /// the main thread too, e.g. `UIImage.prepareForDisplay(completionHandler:)`).
+    @MainActor public var onDecoded: (@MainActor () -> Void)?
+
+    /// Waits for the 1/8 preview started beside the window's decode, if any, and lets it go.
+    private func dropPreview() {
+        guard let job = preview else { return }
+        preview = nil
+        job.group.wait()
+        if case .success(let s) = job.result { cairo_surface_destroy(s) }
+    }
 
     /// Waits for a decode started by ``startDecoding(toFit:height:)``, if any: its surface when it
     /// has `denominator` (or its error), else nil (a surface of another size is let go).
     private func takePending(_ denominator: Int) throws(DemoImageError) -> OpaquePointer? {
+        dropPreview()
         guard let job = pending else { return nil }
         pending = nil
-        job.done.wait()
+        job.group.wait()
         switch job.result {
         case .success(let s) where job.denominator == denominator: return s
         case .success(let s):
@@ -154,21 +183,93 @@ public final class DemoImage: @unchecked Sendable {
     }
 
     /// Decodes a JPEG for a window of `width`×`height` device pixels: at the smallest of 1/8, 1/4,
-    /// 1/2 and full size whose pixels cover the picture fitted whole into the window (see the
-    /// type's notes), or takes that decode from ``startDecoding(toFit:height:)``; throws one line
+    /// 1/2 and full size whose pixels cover the picture fitted whole into its place in the window
+    /// (see the type's notes), or takes that decode from ``startDecoding(toFit:height:)``; throws one line
     /// when the stream is damaged. Nothing for a PNG, or when that decode is already held.
     public func prepare(toFit width: Int, height: Int) throws(DemoImageError) {
         guard let jpeg, let denominator = windowDenominator(width, height) else { return }
         if let s = try takePending(denominator) {
-            if let base { cairo_surface_destroy(base.surface) }
-            base = (denominator, s)
+            setBase(denominator, s)
             return
         }
         guard base?.denominator != denominator else { return }
         let s: OpaquePointer
         do { s = try jpeg.decode(denominator: denominator, path: path) } catch { throw DemoImageError(error) }
+        setBase(denominator, s)
+    }
+
+    /// ``prepare(toFit:height:)`` for the live window, which need not wait for the window's
+    /// decode: when the 1/8 preview started beside it by ``startDecoding(toFit:height:)`` ends
+    /// first, the preview is taken now (the first frame shows the whole picture, softer), and
+    /// the window's decode replaces it on the main queue when it ends — between two frames, so
+    /// a frame shows one or the other whole — then ``onDecoded`` is called. A 24-megapixel
+    /// photo's 1/8 decode is mostly its entropy decoding, which every scale pays: it is drawn
+    /// about a third sooner than the 1/4 decode. Otherwise as ``prepare(toFit:height:)``.
+    public func prepareWithPreview(toFit width: Int, height: Int) throws(DemoImageError) {
+        guard let job = pending, let previewJob = preview, let first = firstDone,
+            job.denominator == windowDenominator(width, height)
+        else { return try prepare(toFit: width, height: height) }
+        firstDone = nil
+        first.wait()
+        guard job.group.wait(timeout: .now()) == .timedOut else {
+            // The window's decode ended first: the preview is let go when it ends, unwaited.
+            preview = nil
+            previewJob.group.notify(queue: .global()) { previewJob.discard() }
+            return try prepare(toFit: width, height: height)
+        }
+        previewJob.group.wait()
+        guard case .success(let s) = previewJob.result else { return try prepare(toFit: width, height: height) }
+        preview = nil
+        pending = nil
+        setBase(8, s)
+        refining = job
+        job.group.notify(queue: .main) { MainActor.assumeIsolated { self.adoptWindowDecode(job) } }
+    }
+
+    private func setBase(_ denominator: Int, _ s: OpaquePointer) {
         if let base { cairo_surface_destroy(base.surface) }
         base = (denominator, s)
+    }
+
+    /// The window's decode, ended after its preview was drawn, replaces it.
+    @MainActor private func adoptWindowDecode(_ job: PendingDecode) {
+        guard refining === job else { return job.discard() }
+        refining = nil
+        guard case .success(let s) = job.result else {
+            // The preview (the same stream) decoded: it stays.
+            failedDenominators.insert(job.denominator)
+            return
+        }
+        setBase(job.denominator, s)
+        onDecoded?()
+    }
+
+    /// A decode larger than `base`, asked for by ``pixels(forScale:load:)`` once the picture
+    /// settled enlarged, on the decode thread; it replaces `zoomed` on the main queue if it is
+    /// still wanted then. While the window's decode is still coming, nothing is asked for: its
+    /// arrival redraws the picture, which asks again.
+    @MainActor private func requestZoom(_ denominator: Int) {
+        guard let jpeg, refining == nil, zoomWanted.withLock({ $0 }) != denominator else { return }
+        zoomWanted.withLock { $0 = denominator }
+        let job = PendingDecode.start(
+            jpeg, denominator: denominator, path: path, on: zoomQueue, willStart: decodeWillStart,
+            stillWanted: { [weak self] in self?.zoomWanted.withLock { $0 } == denominator })
+        job.group.notify(queue: .main) { MainActor.assumeIsolated { self.adoptZoom(job) } }
+    }
+
+    @MainActor private func adoptZoom(_ job: PendingDecode) {
+        let wanted = zoomWanted.withLock { $0 } == job.denominator
+        switch job.result {
+        case .success(let s) where wanted && base != nil:
+            if let zoomed { cairo_surface_destroy(zoomed.surface) }
+            zoomed = (job.denominator, s)
+            onDecoded?()
+        case .failure where wanted:
+            failedDenominators.insert(job.denominator)
+            zoomWanted.withLock { $0 = nil }
+        default:
+            job.discard()
+        }
     }
 
     private init(surface s: OpaquePointer, path: String, renditions: [(factor: Double, path: String)]) {
@@ -196,48 +297,11 @@ public final class DemoImage: @unchecked Sendable {
         return try DemoImage(path: png, renditions: renditions)
     }
 
-    /// `flower.pixels` (format in `scripts/make-flower.py`): "GPIXARGB", width and height
-    /// (little-endian 32-bit), then premultiplied 0xAARRGGBB pixels, little-endian, no padding.
-    /// Nil unless it is whole and the PNG's IHDR names the same size (a picture replaced
-    /// without its pixels is decoded instead), or on a big-endian machine.
-    static func readPixels(_ path: String, sizeOf png: String) -> OpaquePointer? {
-        guard UInt32(1).littleEndian == 1 else { return nil }
-        // The first `count` bytes of `file`, and the file's size.
-        func head(_ file: String, _ count: Int) -> (bytes: [UInt8], size: Int)? {
-            var bytes = [UInt8](repeating: 0, count: count)
-            let size = try? bytes.withUnsafeMutableBytes { try TraceReader.readRegion(file, offset: 0, into: $0) }
-            return size.map { (bytes, $0) }
-        }
-        guard let (header, fileSize) = head(path, 16), let (ihdr, _) = head(png, 24),
-            header[0..<8].elementsEqual("GPIXARGB".utf8), ihdr[12..<16].elementsEqual("IHDR".utf8)
-        else { return nil }
-        let little = { (at: Int) in header[at..<at + 4].reversed().reduce(0) { $0 << 8 | Int($1) } }
-        let big = { (at: Int) in ihdr[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
-        let (width, height) = (little(8), little(12))
-        guard width == big(16), height == big(20), width > 0, height > 0, width <= 32767, height <= 32767,
-            width * height <= maximumPixels, fileSize == 16 + width * height * 4,
-            let s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))
-        else { return nil }
-        guard cairo_surface_status(s) == CAIRO_STATUS_SUCCESS,
-            Int(cairo_image_surface_get_stride(s)) == width * 4, let data = cairo_image_surface_get_data(s)
-        else {
-            cairo_surface_destroy(s)
-            return nil
-        }
-        cairo_surface_flush(s)
-        let pixels = UnsafeMutableRawBufferPointer(start: data, count: width * height * 4)
-        guard (try? TraceReader.readRegion(path, offset: 16, into: pixels)) != nil else {
-            cairo_surface_destroy(s)
-            return nil
-        }
-        cairo_surface_mark_dirty(s)
-        return s
-    }
-
     deinit {
-        if let pending {
-            pending.done.wait()
-            if case .success(let s) = pending.result { cairo_surface_destroy(s) }
+        // (Decodes handed over on the main queue hold the picture until they are taken.)
+        for job in [pending, preview].compactMap({ $0 }) {
+            job.group.wait()
+            job.discard()
         }
         if let own { cairo_surface_destroy(own) }
         if let base { cairo_surface_destroy(base.surface) }
@@ -288,7 +352,8 @@ public final class DemoImage: @unchecked Sendable {
     /// is enlarged past that and `load` is true, from a larger decode at the smallest of 1/4, 1/2
     /// or its full size that has at least `scale` device pixels per pixel of its full size
     /// (``JPEGPicture/denominator(forScale:)``); that one is let go when it is shown at the
-    /// window's decode again.
+    /// window's decode again. With ``onDecoded`` set the larger decode is only started here, on
+    /// the decode thread, and the pixels held are returned until it is ready.
     @MainActor
     public func pixels(forScale scale: Double, load: Bool) -> (surface: OpaquePointer, width: Int, height: Int) {
         if let jpeg {
@@ -304,11 +369,14 @@ public final class DemoImage: @unchecked Sendable {
             guard wanted < base.denominator else {
                 if let zoomed { cairo_surface_destroy(zoomed.surface) }
                 zoomed = nil
+                zoomWanted.withLock { $0 = nil }
                 return sized(base.surface)
             }
             if load, zoomed?.denominator != wanted, !failedDenominators.contains(wanted) {
                 if wanted == 1, let own {
                     return sized(own)
+                } else if onDecoded != nil {
+                    requestZoom(wanted)
                 } else if let s = try? jpeg.decode(denominator: wanted, path: path) {
                     if let zoomed { cairo_surface_destroy(zoomed.surface) }
                     zoomed = (wanted, s)
@@ -355,55 +423,4 @@ public struct DemoImageError: Error, CustomStringConvertible, Sendable {
         self.reason = reason
     }
     init(_ error: ImageDecodingError) { self.init(path: error.path, reason: error.reason) }
-}
-
-/// The visible part of a picture with transparent margins, in fractions of its size.
-public struct VisibleRegion: Equatable, Sendable {
-    /// The box of the mostly opaque pixels.
-    public var box: Rect
-    /// A mostly opaque pixel's centre near the middle of them.
-    public var anchor: Point
-
-    public init(box: Rect, anchor: Point) {
-        self.box = box
-        self.anchor = anchor
-    }
-
-    /// From an ARGB32 Cairo surface: pixels with alpha ≥ 128. Nil for another format or none.
-    init?(surface s: OpaquePointer) {
-        guard cairo_image_surface_get_format(s) == CAIRO_FORMAT_ARGB32, let data = cairo_image_surface_get_data(s)
-        else { return nil }
-        cairo_surface_flush(s)
-        let (w, h) = (Int(cairo_image_surface_get_width(s)), Int(cairo_image_surface_get_height(s)))
-        let stride = Int(cairo_image_surface_get_stride(s))
-        func opaque(_ x: Int, _ y: Int) -> Bool {
-            UnsafeRawPointer(data + y * stride + x * 4).load(as: UInt32.self) >> 24 >= 128
-        }
-        var (minX, minY, maxX, maxY) = (w, h, -1, -1)
-        var (sumX, sumY, count) = (0.0, 0.0, 0.0)
-        for y in 0..<h {
-            for x in 0..<w where opaque(x, y) {
-                (minX, maxX, minY, maxY) = (min(minX, x), max(maxX, x), min(minY, y), max(maxY, y))
-                sumX += Double(x)
-                sumY += Double(y)
-                count += 1
-            }
-        }
-        guard count > 0, w > 0, h > 0 else { return nil }
-        var (ax, ay) = (Int((sumX / count).rounded()), Int((sumY / count).rounded()))
-        if !opaque(ax, ay) {
-            var best = Int.max
-            for y in minY...maxY {
-                for x in minX...maxX where opaque(x, y) {
-                    let d = (x - ax) * (x - ax) + (y - ay) * (y - ay)
-                    if d < best { (best, ax, ay) = (d, x, y) }
-                }
-            }
-        }
-        let (fw, fh) = (Double(w), Double(h))
-        box = Rect(
-            x: Double(minX) / fw, y: Double(minY) / fh, width: Double(maxX + 1 - minX) / fw,
-            height: Double(maxY + 1 - minY) / fh)
-        anchor = Point(x: (Double(ax) + 0.5) / fw, y: (Double(ay) + 0.5) / fh)
-    }
 }

@@ -615,6 +615,13 @@ public final class DemoScene: ShellScene {
     /// Whether the picture cache may make its copy now (the scale and angle have settled).
     var imageSettled: Bool { settleDeadline == nil }
 
+    /// The picture's pixels were replaced (a decode made off the loop is ready, see
+    /// `DemoImage.onDecoded`): the next frame redraws the picture from them.
+    public func pictureDecoded() {
+        settleRedraw = true
+        needsDisplay = true
+    }
+
     /// The window box the image covers now (its placeholder's 2 pt outline included).
     private var imageBox: Rect {
         let b = imageBounds

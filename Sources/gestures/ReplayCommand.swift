@@ -118,10 +118,18 @@ struct ReplayCommand: ParsableCommand {
 }
 
 /// Decodes a JPEG picture once for a window of `width`×`height` device pixels
-/// (`DemoImage.prepare(toFit:height:)`); a damaged stream is bad input.
-func preparePicture(_ picture: DemoImage?, width: Double, height: Double) throws(CommandFailure) {
+/// (`DemoImage.prepare(toFit:height:)`; with `preview`, the live window's
+/// `prepareWithPreview(toFit:height:)`); a damaged stream is bad input.
+func preparePicture(
+    _ picture: DemoImage?, width: Double, height: Double, preview: Bool = false
+) throws(CommandFailure) {
+    let (w, h) = (Int(width.rounded()), Int(height.rounded()))
     do {
-        try picture?.prepare(toFit: Int(width.rounded()), height: Int(height.rounded()))
+        if preview {
+            try picture?.prepareWithPreview(toFit: w, height: h)
+        } else {
+            try picture?.prepare(toFit: w, height: h)
+        }
     } catch {
         throw CommandFailure.usage(error.description)
     }

@@ -317,8 +317,9 @@ struct RunCommand: ParsableCommand {
             throw .runtime(error.description)
         }
 
+        // A big JPEG's first frame may show its 1/8 preview; the window's decode follows.
         try preparePicture(
-            picture, width: shell.size.width * shell.scale, height: shell.size.height * shell.scale)
+            picture, width: shell.size.width * shell.scale, height: shell.size.height * shell.scale, preview: true)
 
         var shots = 0
         let screenshotDir = self.screenshotDir
@@ -330,6 +331,8 @@ struct RunCommand: ParsableCommand {
             let scene = DemoScene(size: shell.size, image: picture, classic: classic)
             // The live window keeps the picture at its drawn size (replays and PNGs draw it exactly).
             scene.imageCache = ScaledImageCache()
+            // Larger decodes run off the loop and redraw the picture when ready.
+            picture?.onDecoded = { [weak scene] in scene?.pictureDecoded() }
             // Only what is asked for listens: without --log-events no log line is ever formatted.
             if let log { scene.onLogLine = { log.write(operatorLog?.decorate($0) ?? $0) } }
             if let screenshotDir {

@@ -52,8 +52,8 @@ struct DemoJPEGTests {
         #expect(image.size.width == 64 && image.size.height == 48, "the size is the full size")
     }
 
-    /// `prepare(toFit:height:)` decodes once for the window: a 32×24 window takes the 1/2 decode
-    /// (the picture fitted whole is 32×24), which every smaller drawn size then uses — never a
+    /// `prepare(toFit:height:)` decodes once for the window: a 32×30 window takes the 1/2 decode
+    /// (the picture fitted whole into its place, 90 % × 44 % of the window, is 17.6×13.2), which every smaller drawn size then uses — never a
     /// second, smaller decode; past it, a larger decode once loading is allowed, let go again
     /// when it is drawn at the window's size.
     @Test @MainActor func decodedOnceForTheWindow() throws {
@@ -81,13 +81,14 @@ extension DemoJPEGTests {
     /// scale, and replaced when it needs another.
     @Test @MainActor func decodeStartedBeforeTheWindow() throws {
         let same = try DemoImage(path: Self.fixtures + "red-blue.jpg")  // 64×48
-        same.startDecoding(toFit: 20, height: 20)  // fitted: 20×15 → the 1/2 decode (32×24)
-        try same.prepare(toFit: 30, height: 30)  // fitted: 30×22.5 → 1/2 as well
+        // Fitted into the layout's image place (90 % × 44 % of the window): 23.5×17.6 → 1/2.
+        same.startDecoding(toFit: 40, height: 40)
+        try same.prepare(toFit: 30, height: 40)  // 23.5×17.6 as well
         let p = same.pixels(forScale: 0.1, load: true)
         #expect(p.width == 32 && p.height == 24)
         let other = try DemoImage(path: Self.fixtures + "red-blue.jpg")
         other.startDecoding(toFit: 8, height: 6)  // 1/8
-        try other.prepare(toFit: 64, height: 48)  // the window needs the full size
+        try other.prepare(toFit: 160, height: 240)  // the place is 140.8×105.6: the full size
         let q = other.pixels(forScale: 0.1, load: true)
         #expect(q.width == 64 && q.height == 48)
     }
