@@ -12,23 +12,64 @@ extension XServerTests {
     /// see `WaylandCompositor`): where most touch machines now run it.
     @Suite("gestures run under Xwayland (sway, cage, Weston)")
     struct Xwayland {
+        /// How the window is shown: tiled over the output by sway, maximized by cage, and under
+        /// Weston both full screen (as a kiosk or tablet asks) and as a normal framed window.
+        enum Case: String, CaseIterable, CustomTestStringConvertible {
+            case sway
+            case cage
+            case westonFullscreen = "weston --fullscreen"
+            case westonFramed = "weston, framed"
+            var testDescription: String { rawValue }
+            var kind: WaylandCompositor.Kind {
+                switch self {
+                case .sway: .sway
+                case .cage: .cage
+                case .westonFullscreen, .westonFramed: .weston
+                }
+            }
+        }
+
+        /// Where the window goes is the compositor's to say, and when: Weston moves a framed
+        /// window after it is mapped, at a moment of its own, so the input follows the window
+        /// (``GesturesApp/followsWindow``), as a hand does.
+        ///
+        /// What Weston 10 does (xwayland/window-manager.c, desktop-shell/shell.c): an X window
+        /// that asks for no position maps at (0, 0) inside the frame window of Weston's window
+        /// manager (the decoration: shadow, title bar; the app's window at +38+59). Weston's
+        /// shell places the surface when Xwayland first commits it (`map()`:
+        /// `weston_view_set_initial_position`, at the output's work area below the 32 px panel,
+        /// plus a random offset within the room left), and the window manager moves the X frame
+        /// there only in `send_position`, which the shell's `transform_handler` calls on a
+        /// transform update of a mapped view. `map()` updates the transform before it marks the
+        /// view mapped, so that update is ignored, and the X window moves at a later repaint
+        /// that updates it: within a second of the map in some runs, in others not until the
+        /// app draws something new (the first Ctrl press, which draws the mirrored finger); with
+        /// nothing drawn the frame stayed at (0, 0) for the 6 s watched. Not a move by the press: XTest
+        /// input never reaches Weston (the headless seat has no devices; the window manager's
+        /// debug scope `xwm-wm-x11` logged no button press on the frame during a Ctrl-drag), the
+        /// drag starts inside the app's window (its position read from the server, frame
+        /// included), and the app sends no `_NET_WM_MOVERESIZE`. Read against the old position
+        /// (the window went from +38+59 to +189+93 between the tap and the drag's end: Weston's unseeded
+        /// `random()` places it there every run), the drag came out at 1.35× where 2.5× was
+        /// dragged.
         @Test(
             "It maps; a tap and a Ctrl-drag pinch sent through XTest are recognized",
-            arguments: WaylandCompositor.Kind.allCases)
-        func mapsAndTakesInput(_ kind: WaylandCompositor.Kind) throws {
-            let compositor = try WaylandCompositor(kind, .headless(outputs: [(1280, 800)]))
+            arguments: Case.allCases)
+        func mapsAndTakesInput(_ shown: Case) throws {
+            let compositor = try WaylandCompositor(shown.kind, .headless(outputs: [(1280, 800)]))
             let output = try #require(compositor.outputSizes.first)
             // sway tiles the window over its output and cage maximizes it: asked for the
-            // output's size, it keeps it. Weston floats a window in a frame of its own, and a
-            // press in a framed window can start Weston's move of it (the window went from
-            // +38+59 to +201+96 during the drag): there the app asks for full screen, as a
-            // kiosk or tablet does, which Weston gives without a frame.
-            let arguments = kind == .weston ? ["--fullscreen"] : []
+            // output's size, it keeps it; Weston gives it without a frame in full screen. A
+            // framed window is asked smaller, so that it fits below Weston's panel, frame and all.
+            let framed = shown == .westonFramed
+            let size = framed ? (width: 960, height: 600) : output
             let session = try AppSession(
-                display: compositor.display, arguments: arguments, size: "\(output.width)x\(output.height)"
+                display: compositor.display, arguments: shown == .westonFullscreen ? ["--fullscreen"] : [],
+                size: "\(size.width)x\(size.height)"
             ) { compositor.stop() }
             defer { session.close() }
             let app = session.app
+            app.followsWindow = true
             // Where the compositor put it, once it stays put for 0.3 s.
             var g = try #require(session.connection.geometry(of: app.window))
             var since = monotonicNow()
@@ -37,9 +78,12 @@ extension XServerTests {
                 let now = try #require(session.connection.geometry(of: app.window))
                 if now != g { (g, since) = (now, monotonicNow()) }
             }
-            #expect(
-                g.viewable && g.x == 0 && g.y == 0 && g.width == output.width && g.height == output.height,
-                "\(g)\n\(compositor.log)")
+            #expect(g.viewable && g.width == size.width && g.height == size.height, "\(g)\n\(compositor.log)")
+            if framed {
+                #expect(g.x > 0 && g.y > 0 && g.x + g.width <= output.width && g.y + g.height <= output.height, "\(g)")
+            } else {
+                #expect(g.x == 0 && g.y == 0, "\(g)\n\(compositor.log)")
+            }
 
             let tap = try app.region("tap")
             app.click(at: tap.center)

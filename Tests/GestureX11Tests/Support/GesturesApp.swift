@@ -135,8 +135,15 @@ final class GesturesApp {
 
     // MARK: - Mouse input through XTest (Xvfb or Xorg)
 
+    /// Re-read the window's position before every pointer event (``move(to:on:)``), as a hand
+    /// follows a window that moves: for a window manager that moves the window after it is
+    /// mapped, at a moment of its own (Weston: see `XServerTests.Xwayland`). Default false: one
+    /// round trip fewer per event where the window stays where it mapped.
+    var followsWindow = false
+
     /// Moves the core pointer to a window point.
     func move(to p: LayoutPoint, on connection: XConnection? = nil) {
+        if followsWindow { updateGeometry() }
         let (x, y) = screen(p)
         (connection ?? self.connection).move(to: x, y)
     }
