@@ -25,9 +25,10 @@ import Synchronization
 /// connects (``startDecoding(toFit:height:)``, for the size it asks for): the smallest of
 /// libjpeg-turbo's 1/8, 1/4, 1/2 and full size that still covers the picture fitted whole into
 /// its place in the window (``DemoLayout/image``), and beside it, when that is larger than 1/8, a 1/8 preview. Connected, it calls
-/// ``prepareWithPreview(toFit:height:)`` with its size in device pixels: the first frame shows
-/// the preview when it ends first, and the window's decode replaces it on the main queue when it
-/// ends (``onDecoded``); every later frame draws from that decode until the picture is enlarged
+/// ``prepareWithPreview(toFit:height:)`` with its size in device pixels and maps the window
+/// without waiting: its first frames leave the picture's place empty until a decode is handed
+/// over on the main queue (``onDecoded``), the preview when it ends first, which the window's
+/// decode then replaces; every later frame draws from that decode until the picture is enlarged
 /// past it. A pinch past that size is drawn from those pixels while it moves and decoded again,
 /// larger, once it settles (``pixels(forScale:load:)`` with `load`) — on the decode thread, so
 /// the loop goes on answering input, redrawing and pinging the watchdog meanwhile; the larger
@@ -123,23 +124,19 @@ public final class DemoImage: @unchecked Sendable {
     /// decode, else it decodes again. Nothing for a PNG.
     public func startDecoding(toFit width: Int, height: Int) {
         guard let jpeg, pending == nil, base == nil, let denominator = windowDenominator(width, height) else { return }
-        let first = DispatchSemaphore(value: 0)
         // The preview first: with two cores both run at once, and the preview ends first.
         let hook = decodeWillStart
         if denominator < 8 {
-            preview = PendingDecode.start(jpeg, denominator: 8, path: path, signalling: first, willStart: hook)
+            preview = PendingDecode.start(jpeg, denominator: 8, path: path, willStart: hook)
         }
-        pending = PendingDecode.start(jpeg, denominator: denominator, path: path, signalling: first, willStart: hook)
-        firstDone = first
+        pending = PendingDecode.start(jpeg, denominator: denominator, path: path, willStart: hook)
     }
 
-    /// Signalled once by each decode started by ``startDecoding(toFit:height:)``.
-    private var firstDone: DispatchSemaphore?
     private var pending: PendingDecode?
     /// The 1/8 decode started beside ``pending``.
     private var preview: PendingDecode?
-    /// The window's decode still running after its preview was drawn: it replaces `base` on the
-    /// main queue when done.
+    /// The window's decode still running (see ``prepareWithPreview(toFit:height:)``): it replaces
+    /// `base` on the main queue when done.
     var refining: PendingDecode?
     /// The larger decode asked for last (after a pinch past `base` settled), while shown enlarged;
     /// read by the decode thread too (a decode no longer wanted when its turn comes is skipped).
@@ -198,32 +195,63 @@ public final class DemoImage: @unchecked Sendable {
         setBase(denominator, s)
     }
 
-    /// ``prepare(toFit:height:)`` for the live window, which need not wait for the window's
-    /// decode: when the 1/8 preview started beside it by ``startDecoding(toFit:height:)`` ends
-    /// first, the preview is taken now (the first frame shows the whole picture, softer), and
-    /// the window's decode replaces it on the main queue when it ends — between two frames, so
-    /// a frame shows one or the other whole — then ``onDecoded`` is called. A 24-megapixel
-    /// photo's 1/8 decode is mostly its entropy decoding, which every scale pays: it is drawn
-    /// about a third sooner than the 1/4 decode. Otherwise as ``prepare(toFit:height:)``.
+    /// ``prepare(toFit:height:)`` for the live window, which does not wait for any decode: the
+    /// window maps and its first frames are drawn while the decodes started by
+    /// ``startDecoding(toFit:height:)`` run, and each is handed over on the main queue when it
+    /// ends — between two frames, so a frame shows one picture whole — then ``onDecoded`` is
+    /// called. The 1/8 preview, when there is one and it ends first, is drawn until the window's
+    /// decode replaces it (a 24-megapixel photo's 1/8 decode is mostly its entropy decoding,
+    /// which every scale pays: it is drawn about a third sooner than the 1/4 decode).
+    ///
+    /// Until the first of them arrives (``awaitingFirstDecode``) the window shows everything but
+    /// the picture: the regions, the label and the window's background where the picture will
+    /// be — never a picture half decoded, or decoded at another size on the main thread. The
+    /// frame that shows it is drawn as soon as it arrives. A stream that the header walk
+    /// accepted but whose decode fails (damage inside its entropy data that libjpeg refuses
+    /// rather than warns about) is drawn as the other decode, or grey. When the size given needs
+    /// another decode than the one started, as ``prepare(toFit:height:)``.
     public func prepareWithPreview(toFit width: Int, height: Int) throws(DemoImageError) {
-        guard let job = pending, let previewJob = preview, let first = firstDone,
-            job.denominator == windowDenominator(width, height)
-        else { return try prepare(toFit: width, height: height) }
-        firstDone = nil
-        first.wait()
-        guard job.group.wait(timeout: .now()) == .timedOut else {
-            // The window's decode ended first: the preview is let go when it ends, unwaited.
-            preview = nil
-            previewJob.group.notify(queue: .global()) { previewJob.discard() }
+        guard let job = pending, job.denominator == windowDenominator(width, height) else {
             return try prepare(toFit: width, height: height)
         }
-        previewJob.group.wait()
-        guard case .success(let s) = previewJob.result else { return try prepare(toFit: width, height: height) }
-        preview = nil
         pending = nil
-        setBase(8, s)
         refining = job
+        if let previewJob = preview {
+            preview = nil
+            previewJob.group.notify(queue: .main) {
+                MainActor.assumeIsolated { self.adoptPreview(previewJob, before: job) }
+            }
+        }
         job.group.notify(queue: .main) { MainActor.assumeIsolated { self.adoptWindowDecode(job) } }
+    }
+
+    /// True from ``prepareWithPreview(toFit:height:)`` until the first of its decodes is handed
+    /// over: the renderer leaves the picture's place empty meanwhile.
+    @MainActor var awaitingFirstDecode: Bool { base == nil && refining != nil }
+
+    /// The 1/8 preview, ended while the window's decode is still running and nothing is drawn
+    /// yet, is drawn until that decode replaces it; otherwise it is let go.
+    @MainActor private func adoptPreview(_ previewJob: PendingDecode, before job: PendingDecode) {
+        guard refining === job, base == nil, case .success(let s) = previewJob.result else {
+            return previewJob.discard()
+        }
+        previewJob.result = nil
+        setBase(8, s)
+        onDecoded?()
+    }
+
+    /// The window's decode, for a caller that draws without the main queue's hand-over: waited
+    /// for here (the hand-over then finds it taken).
+    @MainActor private func takeRefiningNow() {
+        guard let job = refining, base == nil else { return }
+        job.group.wait()
+        refining = nil
+        if case .success(let s) = job.result {
+            job.result = nil
+            setBase(job.denominator, s)
+        } else {
+            failedDenominators.insert(job.denominator)
+        }
     }
 
     private func setBase(_ denominator: Int, _ s: OpaquePointer) {
@@ -231,15 +259,18 @@ public final class DemoImage: @unchecked Sendable {
         base = (denominator, s)
     }
 
-    /// The window's decode, ended after its preview was drawn, replaces it.
+    /// The window's decode, ended, replaces the preview or the empty place.
     @MainActor private func adoptWindowDecode(_ job: PendingDecode) {
         guard refining === job else { return job.discard() }
         refining = nil
         guard case .success(let s) = job.result else {
-            // The preview (the same stream) decoded: it stays.
+            // The preview (the same stream), if it decoded, stays; else the picture is grey.
             failedDenominators.insert(job.denominator)
+            if base == nil { base = (job.denominator, Self.blank()) }
+            onDecoded?()
             return
         }
+        job.result = nil
         setBase(job.denominator, s)
         onDecoded?()
     }
@@ -361,6 +392,7 @@ public final class DemoImage: @unchecked Sendable {
             func sized(_ s: OpaquePointer) -> (OpaquePointer, Int, Int) {
                 (s, Int(cairo_image_surface_get_width(s)), Int(cairo_image_surface_get_height(s)))
             }
+            if base == nil { takeRefiningNow() }
             guard let base else {
                 let s = (try? jpeg.decode(denominator: wanted, path: path)) ?? Self.blank()
                 base = (wanted, s)

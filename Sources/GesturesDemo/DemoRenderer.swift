@@ -116,7 +116,7 @@ public enum DemoRenderer {
         let m = scene.imageMatrix
         let b = scene.imageBounds
         guard b.width > 0, b.height > 0, m.determinant != 0, m.determinant.isFinite,
-            let image = scene.image, image.size.width > 0, image.size.height > 0
+            let image = scene.image, image.size.width > 0, image.size.height > 0, !image.awaitingFirstDecode
         else { return nil }
         var device = cairo_matrix_t()
         cairo_get_matrix(cr, &device)
@@ -140,7 +140,7 @@ public enum DemoRenderer {
         let m = scene.imageMatrix
         let b = scene.imageBounds
         guard b.width > 0, b.height > 0, m.determinant != 0, m.determinant.isFinite,
-            let image = scene.image, image.size.width > 0, image.size.height > 0
+            let image = scene.image, image.size.width > 0, image.size.height > 0, !image.awaitingFirstDecode
         else { return nil }
         cairo_save(cr)
         defer { cairo_restore(cr) }
@@ -163,6 +163,9 @@ public enum DemoRenderer {
         let m = scene.imageMatrix
         let b = scene.imageBounds
         guard b.width > 0, b.height > 0, m.determinant != 0, m.determinant.isFinite else { return }
+        // The live window's picture still decoding: its place shows the background until the
+        // hand-over redraws it (``DemoImage/prepareWithPreview(toFit:height:)``).
+        if scene.image?.awaitingFirstDecode == true { return }
         cairo_save(cr)
         if let pixels = imagePixels(scene, cr) {
             var device = pixels.device

@@ -15,11 +15,11 @@ final class PendingDecode: @unchecked Sendable {
 
     /// Decodes `jpeg` at 1/`denominator` on `queue` (by default a concurrent one, so that the
     /// window's decode and its preview run at once): `willStart` is called first, and the decode
-    /// is skipped when `stillWanted` says no; `signalling` is signalled when it ends.
+    /// is skipped when `stillWanted` says no.
     static func start(
         _ jpeg: JPEGPicture, denominator: Int, path: String,
         on queue: DispatchQueue = .global(qos: .userInitiated),
-        signalling: DispatchSemaphore? = nil, willStart: (@Sendable (Int) -> Void)? = nil,
+        willStart: (@Sendable (Int) -> Void)? = nil,
         stillWanted: (@Sendable () -> Bool)? = nil
     ) -> PendingDecode {
         let job = PendingDecode(denominator: denominator)
@@ -34,7 +34,6 @@ final class PendingDecode: @unchecked Sendable {
                 }
             }
             job.group.leave()
-            signalling?.signal()
         }
         return job
     }

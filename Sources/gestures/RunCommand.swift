@@ -317,9 +317,12 @@ struct RunCommand: ParsableCommand {
             throw .runtime(error.description)
         }
 
-        // A big JPEG's first frame may show its 1/8 preview; the window's decode follows.
+        // The window maps without waiting for a big JPEG's decode: its place stays empty until the
+        // 1/8 preview or the window's decode is handed over. A replay and screenshots wait for
+        // the window's decode, so what they draw does not depend on the decode's timing.
         try preparePicture(
-            picture, width: shell.size.width * shell.scale, height: shell.size.height * shell.scale, preview: true)
+            picture, width: shell.size.width * shell.scale, height: shell.size.height * shell.scale,
+            preview: replay == nil && screenshotDir == nil)
 
         var shots = 0
         let screenshotDir = self.screenshotDir

@@ -1,5 +1,8 @@
+import CCairo
 import Dispatch
+import GestureKit
 import GestureTestSupport
+import Synchronization
 import Testing
 
 @testable import GesturesDemo
@@ -16,9 +19,14 @@ import Testing
     /// Holds the decode thread until `open()`; `denominators` says which decodes wait.
     final class Gate: Sendable {
         let semaphore = DispatchSemaphore(value: 0)
+        /// Set when a held decode gave up waiting (nothing opened the gate within 10 s).
+        private let gaveUpFlag = Atomic<Bool>(false)
+        var gaveUp: Bool { gaveUpFlag.load(ordering: .sequentiallyConsistent) }
         func hold(_ image: DemoImage, when wait: @escaping @Sendable (Int) -> Bool) {
-            image.decodeWillStart = { [semaphore] d in
-                if wait(d) { _ = semaphore.wait(timeout: .now() + 10) }
+            image.decodeWillStart = { [self] d in
+                if wait(d), self.semaphore.wait(timeout: .now() + 10) == .timedOut {
+                    self.gaveUpFlag.store(true, ordering: .sequentiallyConsistent)
+                }
             }
         }
         func open() { semaphore.signal() }
@@ -31,9 +39,9 @@ import Testing
     }
 
     /// The window needs the full size (the picture's place in a 160×240 window is 140.8×105.6);
-    /// its decode is held, so the 1/8 preview ends first and is
-    /// drawn; once the main queue lets the window's decode end, it replaces the preview and
-    /// `onDecoded` is called.
+    /// its decode is held, so the 1/8 preview ends first and is handed over on the main queue
+    /// and drawn; once the main queue lets the window's decode end, it replaces the preview and
+    /// `onDecoded` is called again.
     @Test func previewFirstThenTheWindowsDecode() async throws {
         let image = try DemoImage(path: Self.fixture)
         let gate = Gate()
@@ -42,13 +50,68 @@ import Testing
         image.onDecoded = { decoded += 1 }
         image.startDecoding(toFit: 160, height: 240)
         try image.prepareWithPreview(toFit: 160, height: 240)
+        try await Self.waitUntil { decoded > 0 }
+        #expect(decoded == 1)
         let first = image.pixels(forScale: 1, load: true)
         #expect([first.width, first.height] == [8, 6], "the preview is drawn first")
         DispatchQueue.main.async { gate.open() }
-        try await Self.waitUntil { decoded > 0 }
-        #expect(decoded == 1)
+        try await Self.waitUntil { decoded > 1 }
+        #expect(decoded == 2)
         let later = image.pixels(forScale: 1, load: true)
         #expect([later.width, later.height] == [64, 48], "the window's decode replaced the preview")
+        #expect(!gate.gaveUp)
+    }
+
+    /// The pixel at the centre of the picture's place in a frame of `scene` drawn as the live
+    /// window draws it, `0xRRGGBB`.
+    static func centrePixel(_ scene: DemoScene) -> UInt32 {
+        let (w, h) = (Int(scene.layout.size.width), Int(scene.layout.size.height))
+        let s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(w), Int32(h))!
+        defer { cairo_surface_destroy(s) }
+        let cr = cairo_create(s)!
+        DemoRenderer.draw(scene, into: cr, overlay: [], showTouches: false)
+        cairo_destroy(cr)
+        cairo_surface_flush(s)
+        let c = scene.layout.image.center
+        let data = cairo_image_surface_get_data(s)!
+        let offset = Int(c.y) * Int(cairo_image_surface_get_stride(s)) + Int(c.x) * 4
+        return UnsafeRawPointer(data + offset).load(as: UInt32.self) & 0xFF_FFFF
+    }
+
+    /// The live window does not wait for its picture: with every decode held, preparing returns
+    /// and a frame is drawn with the picture's place empty (the window's background); the main
+    /// queue then opens the gate, and the frame after the hand-over shows the picture. (Had
+    /// preparing waited, the main queue could not open the gate: the decodes give up after 10 s
+    /// and `gaveUp` is set.)
+    @Test func theFirstFrameDoesNotWaitForTheDecode() async throws {
+        let image = try DemoImage(path: Self.fixture)
+        let gate = Gate()
+        gate.hold(image) { _ in true }
+        var decoded = 0
+        image.onDecoded = { decoded += 1 }
+        let scene = DemoScene(size: Size(width: 160, height: 240), image: image)
+        scene.imageCache = ScaledImageCache()
+        image.startDecoding(toFit: 160, height: 240)  // the full size and the 1/8 preview
+        try image.prepareWithPreview(toFit: 160, height: 240)
+        #expect(image.awaitingFirstDecode)
+        let bg = DemoRenderer.background
+        let background =
+            UInt32((bg.r * 255).rounded()) << 16 | UInt32((bg.g * 255).rounded()) << 8
+            | UInt32((bg.b * 255).rounded())
+        let before = Self.centrePixel(scene)
+        #expect(before == background, "the picture's place is empty: \(String(before, radix: 16))")
+        DispatchQueue.main.async {
+            gate.open()
+            gate.open()
+        }
+        try await Self.waitUntil { !image.awaitingFirstDecode && image.refining == nil }
+        #expect(!gate.gaveUp, "preparing waited for the decode")
+        #expect(decoded >= 1)
+        let p = image.pixels(forScale: 1, load: true)
+        #expect([p.width, p.height] == [64, 48], "the window's decode is drawn")
+        scene.pictureDecoded()
+        let after = Self.centrePixel(scene)
+        #expect(after != background, "the picture is drawn: \(String(after, radix: 16))")
     }
 
     /// Replays and PNG output (no `onDecoded`) never draw a preview: `prepare` waits for the
