@@ -154,6 +154,12 @@ public final class DemoImage: @unchecked Sendable {
     /// the main thread too, e.g. `UIImage.prepareForDisplay(completionHandler:)`).
     @MainActor public var onDecoded: (@MainActor () -> Void)?
 
+    /// Called instead of drawing a grey picture when the window's decode fails and no preview
+    /// was drawn: the stream passed the header walk, but libjpeg refused its entropy data. The
+    /// live window maps before the decode ends, so this is where bad input is still refused with
+    /// one line (the `gestures` command exits with status 2); without it the picture is grey.
+    @MainActor public var onDecodeFailed: (@MainActor (String) -> Void)?
+
     /// Waits for the 1/8 preview started beside the window's decode, if any, and lets it go.
     private func dropPreview() {
         guard let job = preview else { return }
@@ -207,8 +213,10 @@ public final class DemoImage: @unchecked Sendable {
     /// the picture: the regions, the label and the window's background where the picture will
     /// be — never a picture half decoded, or decoded at another size on the main thread. The
     /// frame that shows it is drawn as soon as it arrives. A stream that the header walk
-    /// accepted but whose decode fails (damage inside its entropy data that libjpeg refuses
-    /// rather than warns about) is drawn as the other decode, or grey. When the size given needs
+    /// accepted but whose decode fails (damage that libjpeg refuses rather than warns about, such
+    /// as a progressive scan's bad parameters) is drawn as the preview when that decoded, else
+    /// reported to ``onDecodeFailed`` (the `gestures` command: one line, status 2), else grey.
+    /// When the size given needs
     /// another decode than the one started, as ``prepare(toFit:height:)``.
     public func prepareWithPreview(toFit width: Int, height: Int) throws(DemoImageError) {
         guard let job = pending, job.denominator == windowDenominator(width, height) else {
@@ -266,6 +274,9 @@ public final class DemoImage: @unchecked Sendable {
         guard case .success(let s) = job.result else {
             // The preview (the same stream), if it decoded, stays; else the picture is grey.
             failedDenominators.insert(job.denominator)
+            if base == nil, let onDecodeFailed, case .failure(let error) = job.result {
+                return onDecodeFailed(error.description)
+            }
             if base == nil { base = (job.denominator, Self.blank()) }
             onDecoded?()
             return

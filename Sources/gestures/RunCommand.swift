@@ -336,6 +336,8 @@ struct RunCommand: ParsableCommand {
             scene.imageCache = ScaledImageCache()
             // Larger decodes run off the loop and redraw the picture when ready.
             picture?.onDecoded = { [weak scene] in scene?.pictureDecoded() }
+            // A JPEG whose header was fine but whose decode fails is bad input all the same.
+            picture?.onDecodeFailed = { failAndExit(.usage($0)) }
             // Only what is asked for listens: without --log-events no log line is ever formatted.
             if let log { scene.onLogLine = { log.write(operatorLog?.decorate($0) ?? $0) } }
             if let screenshotDir {

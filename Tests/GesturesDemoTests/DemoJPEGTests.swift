@@ -32,6 +32,33 @@ struct DemoJPEGTests {
         }
     }
 
+    /// A JPEG whose header walk passes but whose decode libjpeg refuses (here a progressive scan
+    /// of red-blue-progressive.jpg with Ss > Se) is bad input for the live window too, which maps
+    /// before its decode ends: one line naming the file, status 2 — not a grey picture.
+    @Test func damagedScanIsRefusedByTheLiveWindow() throws {
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.fixtures + "red-blue-progressive.jpg")))
+        var scans: [Int] = []
+        for i in 0..<(bytes.count - 1) where bytes[i] == 0xFF && bytes[i + 1] == 0xDA { scans.append(i) }
+        try #require(scans.count == 10)
+        // The fourth scan's spectral selection (after its length, component count and selectors).
+        let sos = scans[3]
+        let selection = sos + 5 + 2 * Int(bytes[sos + 4])
+        (bytes[selection], bytes[selection + 1]) = (50, 10)
+        let path = write("bad-scan.jpg", "")
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let server = try TestXServer(width: 1024, height: 768)
+        let directory = try TemporaryDirectory(prefix: "gestures-bad-scan")
+        let app = try ChildProcess(
+            CLI.executable, ["run", "--image", path], environment: ["DISPLAY": server.display],
+            stderr: .file(directory.file("err")))
+        let status = app.wait(timeout: 10)
+        if status == nil { app.stop() }
+        #expect(status == 2, "the live window went on with a picture it could not decode")
+        let err = readText(directory.file("err"))
+        #expect(err.split(separator: "\n").count == 1, "\(err)")
+        #expect(err.contains("bad-scan.jpg: the JPEG is damaged (Invalid progressive parameters"), "\(err)")
+    }
+
     /// Without a window's decode: decoded at the first drawn size; enlarged, decoded again at the
     /// smallest of 1/4, 1/2, 1 that has the drawn size's pixels, only when loading is allowed;
     /// shown small again, the first decode is drawn.
