@@ -49,6 +49,10 @@ struct NearestPainter {
         }
         let du = Int((m.xx * Self.one).rounded())
         let dv = Int((m.yx * Self.one).rounded())
+        if m.xy == 0 && dv == 0 {
+            paintAxisAligned(into: data, stride: stride, rect: rect, du: du)
+            return true
+        }
         let opaque: UInt32 = 0xFF00_0000
         let sw = UInt(sourceWidth)
         let sh = UInt(sourceHeight)
@@ -97,6 +101,72 @@ struct NearestPainter {
             }
         }
         return true
+    }
+
+    /// ``paint(into:stride:rect:)`` for a transform without rotation or shear (what a pinch
+    /// without a turn makes), the same pixels faster: a row's source positions then do not
+    /// depend on the row, so the source column of each destination column is computed once for
+    /// the rectangle; a row is one gather through that table, and a row that shows the same
+    /// source row as the one above it (every row but one in seven at 7×) is a copy of it.
+    private func paintAxisAligned(
+        into data: UnsafeMutableRawPointer, stride: Int, rect: (x: Int, y: Int, width: Int, height: Int), du: Int
+    ) {
+        let m = inverse
+        let x0 = rect.x
+        let x1 = rect.x + rect.width
+        let sw = UInt(sourceWidth)
+        let sh = UInt(sourceHeight)
+        // The same fixed-point positions as the general path (m.xy == 0: uRow is one number).
+        let uRow = Int(((m.x0 + 0.5 * m.xx) * Self.one).rounded(.down)) - Self.pixmanEpsilon
+        @inline(__always) func inside(_ x: Int) -> Bool { UInt(bitPattern: (uRow &+ du &* x) &>> 32) < sw }
+        var a = x0
+        var b = x1
+        Self.narrow(&a, &b, start: Double(uRow) / Self.one, step: m.xx, limit: Double(sourceWidth))
+        while a < b && !inside(a) { a += 1 }
+        while b > a && !inside(b - 1) { b -= 1 }
+        while a > x0 && inside(a - 1) { a -= 1 }
+        while b < x1 && inside(b) { b += 1 }
+        if a >= b {
+            a = x1
+            b = x1
+        }
+        let background = self.background
+        let opaque: UInt32 = 0xFF00_0000
+        let src = source
+        let srcStride = sourceStride
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: max(b - a, 1)) { columns in
+            let column = columns.baseAddress!
+            var u = uRow &+ du &* a
+            for i in 0..<(b - a) {
+                column[i] = u &>> 32
+                u &+= du
+            }
+            let count = b - a
+            var previous: (row: UnsafeMutablePointer<UInt32>, sourceRow: Int)?
+            for y in rect.y..<(rect.y + rect.height) {
+                let row = (data + y * stride).assumingMemoryBound(to: UInt32.self)
+                let cy = Double(y) + 0.5
+                let vRow = Int(((m.yy * cy + m.y0 + 0.5 * m.yx) * Self.one).rounded(.down)) - Self.pixmanEpsilon
+                let sourceRow = vRow &>> 32
+                guard count > 0, UInt(bitPattern: sourceRow) < sh else {
+                    (row + x0).update(repeating: background, count: x1 - x0)
+                    previous = nil
+                    continue
+                }
+                if let p = previous, p.sourceRow == sourceRow {
+                    (row + x0).update(from: p.row + x0, count: x1 - x0)
+                    continue
+                }
+                (row + x0).update(repeating: background, count: a - x0)
+                let line = src + sourceRow &* srcStride
+                let out = row + a
+                for i in 0..<count {
+                    out[i] = line[column[i]] | opaque
+                }
+                (row + b).update(repeating: background, count: x1 - b)
+                previous = (row, sourceRow)
+            }
+        }
     }
 
     /// Narrows [`a`, `b`) to the x where `start + step·x` lies in [0, `limit`), give or take a

@@ -26,6 +26,10 @@ struct MotionFrameTests {
         return m
     }()
 
+    /// The flower enlarged 5.3× without a turn (the painter's path for transforms without
+    /// rotation), its left and bottom edges inside the frame.
+    static let unturned = cairo_matrix_t(xx: 5.3, yx: 0, xy: 0, yy: 5.3, x0: 120.25, y0: -1200.6)
+
     static func surface(_ w: Int32 = 900, _ h: Int32 = 700, fill: (Double, Double, Double) = (1, 0, 1))
         -> OpaquePointer
     {
@@ -61,8 +65,11 @@ struct MotionFrameTests {
         )
     }
 
-    @Test("A moving, enlarged picture is where its transform puts it: Cairo's nearest pixel, within 1 px")
-    func motionFrameMatchesTransform() throws {
+    @Test(
+        "A moving, enlarged picture is where its transform puts it: Cairo's nearest pixel, within 1 px",
+        arguments: [true, false])
+    func motionFrameMatchesTransform(turned: Bool) throws {
+        let matrix = turned ? Self.matrix : Self.unturned
         let image = try #require(Self.image)
         let source = image.pixels(forScale: 1, load: true).surface
         let drawn = Self.surface()
@@ -72,12 +79,12 @@ struct MotionFrameTests {
             cairo_surface_destroy(reference)
         }
         let cache = ScaledImageCache()
-        #expect(cache.fillsClip(matrix: Self.matrix, settled: false))
+        #expect(cache.fillsClip(matrix: matrix, settled: false))
         let cr = cairo_create(drawn)!
         cache.draw(
-            source, width: 300, height: 300, matrix: Self.matrix, settled: false, background: Self.background, into: cr)
+            source, width: 300, height: 300, matrix: matrix, settled: false, background: Self.background, into: cr)
         cairo_destroy(cr)
-        Self.cairoNearest(into: reference, source, matrix: Self.matrix)
+        Self.cairoNearest(into: reference, source, matrix: matrix)
 
         let (a, w, h, stride) = Self.pixels(drawn)
         let (b, _, _, _) = Self.pixels(reference)
@@ -106,8 +113,11 @@ struct MotionFrameTests {
         #expect(differing * 200 < w * h, "\(differing) of \(w * h) pixels differ (more than 0.5 %)")
     }
 
-    @Test("A motion frame drawn in clipped parts equals one drawn whole, and paints nothing outside them")
-    func clippedEqualsWhole() throws {
+    @Test(
+        "A motion frame drawn in clipped parts equals one drawn whole, and paints nothing outside them",
+        arguments: [true, false])
+    func clippedEqualsWhole(turned: Bool) throws {
+        let matrix = turned ? Self.matrix : Self.unturned
         let image = try #require(Self.image)
         let source = image.pixels(forScale: 1, load: true).surface
         let whole = Self.surface()
@@ -119,14 +129,14 @@ struct MotionFrameTests {
         let cache = ScaledImageCache()
         var cr = cairo_create(whole)!
         cache.draw(
-            source, width: 300, height: 300, matrix: Self.matrix, settled: false, background: Self.background, into: cr)
+            source, width: 300, height: 300, matrix: matrix, settled: false, background: Self.background, into: cr)
         cairo_destroy(cr)
         let rects = [(13, 7, 300, 211), (400, 300, 499, 400), (0, 650, 900, 50), (620, 0, 17, 1)]
         cr = cairo_create(parts)!
         for r in rects { cairo_rectangle(cr, Double(r.0), Double(r.1), Double(r.2), Double(r.3)) }
         cairo_clip(cr)
         cache.draw(
-            source, width: 300, height: 300, matrix: Self.matrix, settled: false, background: Self.background, into: cr)
+            source, width: 300, height: 300, matrix: matrix, settled: false, background: Self.background, into: cr)
         cairo_destroy(cr)
         let (a, w, h, stride) = Self.pixels(whole)
         let (b, _, _, _) = Self.pixels(parts)
