@@ -11,7 +11,9 @@ import Testing
 /// preview that the window's decode replaces, and a larger decode after a pinch runs on the
 /// decode thread while the main queue (the window's loop) goes on. The decode thread is held at
 /// a gate that only a job on the main queue opens: a decode made on the main thread would
-/// never see it open (the gate gives up after 10 s, and the expectations fail).
+/// never see it open (the gate gives up after 180 s, and the expectations fail). The limits are
+/// long because the main queue is shared: tests of other suites that run a window on the main
+/// thread in parallel can keep it busy for a minute.
 @Suite
 @MainActor struct DemoJPEGDecodeThreadTests {
     static let fixture = fixturesDirectory + "/red-blue.jpg"  // 64×48
@@ -19,12 +21,12 @@ import Testing
     /// Holds the decode thread until `open()`; `denominators` says which decodes wait.
     final class Gate: Sendable {
         let semaphore = DispatchSemaphore(value: 0)
-        /// Set when a held decode gave up waiting (nothing opened the gate within 10 s).
+        /// Set when a held decode gave up waiting (nothing opened the gate within 180 s).
         private let gaveUpFlag = Atomic<Bool>(false)
         var gaveUp: Bool { gaveUpFlag.load(ordering: .sequentiallyConsistent) }
         func hold(_ image: DemoImage, when wait: @escaping @Sendable (Int) -> Bool) {
             image.decodeWillStart = { [self] d in
-                if wait(d), self.semaphore.wait(timeout: .now() + 10) == .timedOut {
+                if wait(d), self.semaphore.wait(timeout: .now() + 180) == .timedOut {
                     self.gaveUpFlag.store(true, ordering: .sequentiallyConsistent)
                 }
             }
@@ -32,10 +34,10 @@ import Testing
         func open() { semaphore.signal() }
     }
 
-    /// Lets the main queue run until `condition` holds, for at most 10 s (a decode that never
+    /// Lets the main queue run until `condition` holds, for at most 180 s (a decode that never
     /// hands over fails the expectations after it instead of hanging).
     static func waitUntil(_ condition: () -> Bool) async throws {
-        for _ in 0..<1000 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
+        for _ in 0..<18_000 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
     }
 
     /// The window needs the full size (the picture's place in a 160×240 window is 140.8×105.6);
@@ -81,7 +83,7 @@ import Testing
     /// The live window does not wait for its picture: with every decode held, preparing returns
     /// and a frame is drawn with the picture's place empty (the window's background); the main
     /// queue then opens the gate, and the frame after the hand-over shows the picture. (Had
-    /// preparing waited, the main queue could not open the gate: the decodes give up after 10 s
+    /// preparing waited, the main queue could not open the gate: the decodes give up after 180 s
     /// and `gaveUp` is set.)
     @Test func theFirstFrameDoesNotWaitForTheDecode() async throws {
         let image = try DemoImage(path: Self.fixture)
