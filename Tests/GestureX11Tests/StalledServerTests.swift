@@ -85,10 +85,7 @@ extension XServerTests {
             defer { kill(server.process.pid, SIGCONT) }
             let stoppedAt = monotonicNow()
             let pings = notify.receive(for: 3).filter { $0.1 == "WATCHDOG=1" }.map(\.0)
-            var gaps = zip(pings.dropFirst(), pings).map { $0 - $1 }
-            if let first = pings.first { gaps.insert(first - stoppedAt, at: 0) }
-            if let last = pings.last { gaps.append(stoppedAt + 3 - last) }
-            let worst = gaps.max() ?? .infinity
+            let worst = longestPingGap(pings, from: stoppedAt, over: 3)
             #expect(pings.count >= 20, "\(pings.count) pings in 3 s with the server stopped")
             #expect(worst < 0.3, "the longest gap between pings was \(worst) s")
             let sent = monotonicNow()
@@ -134,10 +131,7 @@ extension XServerTests {
             let stoppedAt = monotonicNow()
             let pings = notify.receive(for: 3).filter { $0.1 == "WATCHDOG=1" }.map(\.0)
             kill(server.process.pid, SIGCONT)
-            var gaps = zip(pings.dropFirst(), pings).map { $0 - $1 }
-            if let first = pings.first { gaps.insert(first - stoppedAt, at: 0) }
-            if let last = pings.last { gaps.append(stoppedAt + 3 - last) }
-            let worst = gaps.max() ?? .infinity
+            let worst = longestPingGap(pings, from: stoppedAt, over: 3)
             #expect(pings.count >= 20, "\(pings.count) pings in 3 s with the server stopped")
             #expect(worst < 0.3, "the longest gap between pings was \(worst) s")
             // The server answers: the check finds the window on its monitor and says nothing.
@@ -191,10 +185,7 @@ extension XServerTests {
             let pings = notify.receive(for: 2).filter { $0.1 == "WATCHDOG=1" }.map(\.0)
             XUngrabServer(x.display)
             x.sync()
-            var gaps = zip(pings.dropFirst(), pings).map { $0 - $1 }
-            if let first = pings.first { gaps.insert(first - grabbedAt, at: 0) }
-            if let last = pings.last { gaps.append(grabbedAt + 2 - last) }
-            let worst = gaps.max() ?? .infinity
+            let worst = longestPingGap(pings, from: grabbedAt, over: 2)
             #expect(pings.count >= 13, "\(change): \(pings.count) pings in 2 s with the server grabbed")
             #expect(worst < 0.3, "\(change): the longest gap between pings was \(worst) s")
             pause(0.2)
@@ -208,4 +199,12 @@ extension XServerTests {
                     + "\(String(format: "%.3f", worst)) s")
         }
     }
+}
+
+/// The longest time without a watchdog ping in the `seconds` from `start`: between two pings, or
+/// from the start to the first and from the last to the end (infinity with none).
+func longestPingGap(_ pings: [Double], from start: Double, over seconds: Double) -> Double {
+    guard let first = pings.first, let last = pings.last else { return .infinity }
+    let between = zip(pings.dropFirst(), pings).map { $0 - $1 }
+    return ([first - start, start + seconds - last] + between).max() ?? .infinity
 }
