@@ -17,7 +17,7 @@ package final class SmallDisk {
     /// when the mount does.
     package static let needsRoot = ConditionTrait.enabled(
         if: geteuid() == 0 || ProcessInfo.processInfo.environment["CI"] != nil,
-        Comment(rawValue: "needs root: mounting a tmpfs (a small disk to fill) needs root; CI runs as root"))
+        Comment(rawValue: "needs root to mount a tmpfs (a small disk to fill); CI runs as root"))
 
     /// The mount point.
     package let path: String
