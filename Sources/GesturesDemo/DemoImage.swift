@@ -84,21 +84,28 @@ public final class DemoImage: @unchecked Sendable {
     public init(path: String, renditions: [(factor: Double, path: String)] = []) throws(DemoImageError) {
         self.renditions = renditions.sorted { $0.factor < $1.factor }
         self.path = path
-        let bytes: [UInt8]
-        do {
-            bytes = try TraceReader.readFile(path)
+        // Mapped, not read: a big JPEG is decoded from the page cache where it lies (see
+        // `MappedFile`: no copy to fault in, and a file changed meanwhile is refused).
+        let file: MappedFile
+        do throws(TraceError) {
+            let (fd, count) = try TraceReader.openRegularFile(path)
+            guard let mapped = MappedFile(fd: fd, size: count) else {
+                throw TraceError(file: path, line: 0, message: "cannot read the file")
+            }
+            file = mapped
         } catch {
             throw DemoImageError(path: path, reason: error.message + "; expected a PNG or JPEG image")
         }
-        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
-            let s = try Self.decodePNG(bytes, path: path)
+        let head = file.withBytes { Array($0.prefix(8)) }
+        if head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+            let s = try Self.decodePNG(file.withBytes { Array($0) }, path: path)
             own = s
             jpeg = nil
             size = Size(
                 width: Double(cairo_image_surface_get_width(s)), height: Double(cairo_image_surface_get_height(s)))
-        } else if bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
+        } else if head.starts(with: [0xFF, 0xD8, 0xFF]) {
             let picture: JPEGPicture
-            do { picture = try JPEGPicture(bytes: bytes, path: path) } catch { throw DemoImageError(error) }
+            do { picture = try JPEGPicture(mapped: file, path: path) } catch { throw DemoImageError(error) }
             jpeg = picture
             size = Size(width: Double(picture.size.width), height: Double(picture.size.height))
         } else {
