@@ -140,6 +140,8 @@ public final class DemoImage: @unchecked Sendable {
     }
 
     private var pending: PendingDecode?
+    /// A decode started by ``startDecoding(toFit:height:)`` is running or waiting to be taken.
+    var hasStartedDecoding: Bool { pending != nil }
     /// The 1/8 decode started beside ``pending``.
     private var preview: PendingDecode?
     /// The window's decode still running (see ``prepareWithPreview(toFit:height:)``): it replaces

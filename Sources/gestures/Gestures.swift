@@ -1,4 +1,6 @@
 import ArgumentParser
+import GestureShellCore
+import GesturesDemo
 
 #if canImport(Glibc)
     import Glibc
@@ -52,6 +54,8 @@ struct Gestures: ParsableCommand {
     static func main() {
         do {
             let arguments = Array(Arguments.all.dropFirst())
+            // A `run`'s picture first: a big JPEG's decode is the floor of its start.
+            PicturePrefetch.start(arguments: arguments, defaultSize: ShellOptions.defaultSize)
             var command = try directRun(arguments) ?? parseAsRoot(arguments)
             try command.run()
         } catch let failure as CommandFailure {
