@@ -16,14 +16,14 @@ extension JPEGPicture {
     /// thumbnail's markers lie inside APP1 and are not counted), and whether the walk reached the
     /// EOI marker (`complete`; false for a file cut short). Every offset is checked against the
     /// bytes: a damaged marker ends the walk, never reads past.
-    static func markers(_ b: [UInt8]) -> (orientation: Int, adobe: Bool, scans: Int, complete: Bool) {
+    static func markers(_ b: UnsafeBufferPointer<UInt8>) -> (orientation: Int, adobe: Bool, scans: Int, complete: Bool)
+    {
         var orientation = 1
         var adobe = false
         var scans = 0
         var complete = false
         var i = 2
-        b.withUnsafeBufferPointer { buffer in
-            let base = buffer.baseAddress!
+        if let base = b.baseAddress {
             while i + 2 <= b.count {
                 // Bytes between markers (libjpeg warns "extraneous bytes" and goes on): skipped.
                 guard b[i] == 0xFF else {
@@ -77,7 +77,7 @@ extension JPEGPicture {
     }
 
     /// Tag 0x0112 of IFD0 of a TIFF structure (the APP1 body after `Exif\0\0`), 1...8 or nil.
-    static func exifOrientation(_ tiff: ArraySlice<UInt8>) -> Int? {
+    static func exifOrientation(_ tiff: some Collection<UInt8>) -> Int? {
         let t = Array(tiff)
         guard t.count >= 8 else { return nil }
         let little: Bool

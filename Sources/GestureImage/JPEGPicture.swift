@@ -28,7 +28,29 @@ import CTurboJPEG
 ///   each of which makes the decoder walk the whole picture again, which froze the app for
 ///   minutes.
 public struct JPEGPicture: Sendable {
-    let bytes: [UInt8]
+    /// The file's bytes: in memory, or the file mapped (``MappedFile``).
+    enum Bytes: @unchecked Sendable {
+        case array([UInt8])
+        case mapped(MappedFile)
+
+        func with<R>(_ body: (UnsafeBufferPointer<UInt8>) throws(ImageDecodingError) -> R) throws(ImageDecodingError)
+            -> R
+        {
+            switch self {
+            case .array(let a):
+                return try a.withUnsafeBufferPointer { buffer throws(ImageDecodingError) in try body(buffer) }
+            case .mapped(let m):
+                return try body(UnsafeBufferPointer(start: m.base, count: m.count))
+            }
+        }
+
+        /// The mapped file changed under it (see ``MappedFile/changed``).
+        var changed: Bool {
+            if case .mapped(let m) = self { return m.changed }
+            return false
+        }
+    }
+    let bytes: Bytes
     /// The size as stored in the file, before orientation.
     public let storedWidth: Int
     public let storedHeight: Int
@@ -55,6 +77,18 @@ public struct JPEGPicture: Sendable {
     /// Reads the header, orientation and markers; throws one line when the header is damaged or
     /// the picture too large.
     public init(bytes: [UInt8], path: String) throws(ImageDecodingError) {
+        try self.init(.array(bytes), path: path)
+    }
+
+    /// As ``init(bytes:path:)``, from a file mapped into memory: the bytes are read from the page
+    /// cache where they are (no copy), and every decode checks that the file is still the one
+    /// mapped (a file cut short or rewritten meanwhile is refused, never decoded as another
+    /// picture nor crashing the reader).
+    public init(mapped file: MappedFile, path: String) throws(ImageDecodingError) {
+        try self.init(.mapped(file), path: path)
+    }
+
+    private init(_ bytes: Bytes, path: String) throws(ImageDecodingError) {
         guard let tj = tjInitDecompress() else {
             throw ImageDecodingError(path: path, reason: "cannot start the JPEG decoder")
         }
@@ -63,8 +97,8 @@ public struct JPEGPicture: Sendable {
         var height: Int32 = 0
         var subsampling: Int32 = 0
         var colorspace: Int32 = 0
-        let header = bytes.withUnsafeBufferPointer {
-            tjDecompressHeader3(tj, $0.baseAddress, UInt(bytes.count), &width, &height, &subsampling, &colorspace)
+        let header = try bytes.with {
+            tjDecompressHeader3(tj, $0.baseAddress, UInt($0.count), &width, &height, &subsampling, &colorspace)
         }
         guard header == 0 else {
             let detail = String(cString: tjGetErrorStr2(tj))
@@ -81,7 +115,7 @@ public struct JPEGPicture: Sendable {
         storedWidth = Int(width)
         storedHeight = Int(height)
         self.colorspace = colorspace
-        let markers = Self.markers(bytes)
+        let markers = try bytes.with { Self.markers($0) }
         guard markers.scans <= Self.maximumScans else {
             throw ImageDecodingError(
                 path: path,
@@ -91,6 +125,7 @@ public struct JPEGPicture: Sendable {
         }
         // A stream that ends before its EOI marker: libjpeg would fill the rest with grey and
         // warn "Premature end of JPEG file"; found by the walk, before anything is decoded.
+        if bytes.changed { throw Self.changedError(path) }
         guard markers.complete else {
             throw ImageDecodingError(
                 path: path,
@@ -109,6 +144,7 @@ public struct JPEGPicture: Sendable {
             throw ImageDecodingError(path: path, reason: "cannot start the JPEG decoder")
         }
         defer { tjDestroy(tj) }
+        if bytes.changed { throw Self.changedError(path) }
         // TJSCALED: the size rounded up.
         let width = (storedWidth + denominator - 1) / denominator
         let height = (storedHeight + denominator - 1) / denominator
@@ -123,10 +159,10 @@ public struct JPEGPicture: Sendable {
         if isCMYK {
             // Decoded to CMYK beside the surface, then converted in place of it.
             var cmyk = [UInt8](repeating: 0, count: width * height * 4)
-            status = bytes.withUnsafeBufferPointer { source in
+            status = try bytes.with { source in
                 cmyk.withUnsafeMutableBufferPointer {
                     tjDecompress2(
-                        tj, source.baseAddress, UInt(bytes.count), $0.baseAddress, Int32(width), Int32(width * 4),
+                        tj, source.baseAddress, UInt(source.count), $0.baseAddress, Int32(width), Int32(width * 4),
                         Int32(height), Int32(TJPF_CMYK.rawValue), flags)
                 }
             }
@@ -135,9 +171,9 @@ public struct JPEGPicture: Sendable {
             }
         } else {
             let pixelFormat = UInt32(1).littleEndian == 1 ? TJPF_BGRX : TJPF_XRGB
-            status = bytes.withUnsafeBufferPointer {
+            status = try bytes.with {
                 tjDecompress2(
-                    tj, $0.baseAddress, UInt(bytes.count), data, Int32(width), Int32(stride), Int32(height),
+                    tj, $0.baseAddress, UInt($0.count), data, Int32(width), Int32(stride), Int32(height),
                     Int32(pixelFormat.rawValue), flags)
             }
         }
@@ -154,10 +190,21 @@ public struct JPEGPicture: Sendable {
                 throw ImageDecodingError(path: path, reason: "\(what) (\(message)); expected a whole PNG or JPEG image")
             }
         }
+        // A mapped file cut short or rewritten while it was decoded: what was decoded is not it.
+        if bytes.changed {
+            cairo_surface_destroy(s)
+            throw Self.changedError(path)
+        }
         cairo_surface_mark_dirty(s)
         guard orientation != 1 else { return s }
         defer { cairo_surface_destroy(s) }
         return try Self.orient(s, width: width, height: height, orientation: orientation, path: path)
+    }
+
+    static func changedError(_ path: String) -> ImageDecodingError {
+        ImageDecodingError(
+            path: path,
+            reason: "the file changed while it was read (cut short or rewritten); expected a whole PNG or JPEG image")
     }
 
     /// CMYK (4 bytes a pixel) to Cairo's RGB24: R = (1 − C)(1 − K); inverted values hold 1 − C.

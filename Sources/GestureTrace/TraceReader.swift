@@ -222,7 +222,7 @@ public enum TraceReader {
 
     /// Opens a regular file of at most ``maximumBytes`` for reading (see ``readFile(_:)``):
     /// its descriptor, for the caller to close, and its size.
-    static func openRegularFile(_ path: String, limit: Int = maximumBytes) throws(TraceError) -> (Int32, Int) {
+    public static func openRegularFile(_ path: String, limit: Int = maximumBytes) throws(TraceError) -> (Int32, Int) {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else {
             throw TraceError(file: path, line: 0, message: errno == ENOENT ? "no such file" : "cannot read the file")

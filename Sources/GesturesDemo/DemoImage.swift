@@ -84,21 +84,28 @@ public final class DemoImage: @unchecked Sendable {
     public init(path: String, renditions: [(factor: Double, path: String)] = []) throws(DemoImageError) {
         self.renditions = renditions.sorted { $0.factor < $1.factor }
         self.path = path
-        let bytes: [UInt8]
-        do {
-            bytes = try TraceReader.readFile(path)
+        // Mapped, not read: a big JPEG is decoded from the page cache where it lies (see
+        // `MappedFile`: no copy to fault in, and a file changed meanwhile is refused).
+        let file: MappedFile
+        do throws(TraceError) {
+            let (fd, count) = try TraceReader.openRegularFile(path)
+            guard let mapped = MappedFile(fd: fd, size: count) else {
+                throw TraceError(file: path, line: 0, message: "cannot read the file")
+            }
+            file = mapped
         } catch {
             throw DemoImageError(path: path, reason: error.message + "; expected a PNG or JPEG image")
         }
-        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
-            let s = try Self.decodePNG(bytes, path: path)
+        let head = file.withBytes { Array($0.prefix(8)) }
+        if head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+            let s = try Self.decodePNG(file.withBytes { Array($0) }, path: path)
             own = s
             jpeg = nil
             size = Size(
                 width: Double(cairo_image_surface_get_width(s)), height: Double(cairo_image_surface_get_height(s)))
-        } else if bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
+        } else if head.starts(with: [0xFF, 0xD8, 0xFF]) {
             let picture: JPEGPicture
-            do { picture = try JPEGPicture(bytes: bytes, path: path) } catch { throw DemoImageError(error) }
+            do { picture = try JPEGPicture(mapped: file, path: path) } catch { throw DemoImageError(error) }
             jpeg = picture
             size = Size(width: Double(picture.size.width), height: Double(picture.size.height))
         } else {
@@ -133,6 +140,8 @@ public final class DemoImage: @unchecked Sendable {
     }
 
     private var pending: PendingDecode?
+    /// A decode started by ``startDecoding(toFit:height:)`` is running or waiting to be taken.
+    var hasStartedDecoding: Bool { pending != nil }
     /// The 1/8 decode started beside ``pending``.
     private var preview: PendingDecode?
     /// The window's decode still running (see ``prepareWithPreview(toFit:height:)``): it replaces
@@ -237,6 +246,48 @@ public final class DemoImage: @unchecked Sendable {
     /// over: the renderer leaves the picture's place empty meanwhile.
     @MainActor var awaitingFirstDecode: Bool { base == nil && refining != nil }
 
+    /// The size in pixels of the window's decode still running (as shown, after the EXIF
+    /// orientation), while ``awaitingFirstDecode``.
+    @MainActor var firstDecodeSize: (width: Int, height: Int)? {
+        guard base == nil, let job = refining, let jpeg else { return nil }
+        let d = job.denominator
+        let (w, h) = ((jpeg.storedWidth + d - 1) / d, (jpeg.storedHeight + d - 1) / d)
+        return jpeg.orientation >= 5 ? (h, w) : (w, h)
+    }
+
+    /// Asks the decode thread to make the picture's cached copy (`make`) right after the window's
+    /// decode, while ``awaitingFirstDecode``: the renderer asks with the frame that leaves the
+    /// picture's place empty, knowing where the picture will be drawn, and the frame after the
+    /// hand-over takes the copy (``takePreparedCopy(for:)``) instead of making it on the main
+    /// thread (10 ms of a 24-megapixel photo's start: its 1/8 decode resampled to its place).
+    /// Nothing when the decode has ended meanwhile.
+    @MainActor func makeCopyWhenDecoded(_ make: @escaping @Sendable (OpaquePointer) -> ScaledImageCache.Copy?) {
+        guard base == nil else { return }
+        refining?.makeCopyWhenDecoded(make)
+    }
+
+    /// The copy made on the decode thread for `surface` (see ``makeCopyWhenDecoded(_:)``), once:
+    /// nil when there is none or it was made for other pixels (then it is let go).
+    @MainActor func takePreparedCopy(for surface: OpaquePointer) -> ScaledImageCache.Copy? {
+        guard let prepared = preparedCopy else { return nil }
+        preparedCopy = nil
+        guard prepared.source == surface else {
+            cairo_surface_destroy(prepared.copy.surface)
+            return nil
+        }
+        return prepared.copy
+    }
+    /// The window's decode's copy, made on the decode thread, until the renderer takes it.
+    private var preparedCopy: (source: OpaquePointer, copy: ScaledImageCache.Copy)?
+
+    /// Keeps the copy the decode thread made for `job`'s pixels `s`, for the next frame.
+    private func keepCopy(of job: PendingDecode, for s: OpaquePointer) {
+        guard let copy = job.copy else { return }
+        job.copy = nil
+        if let old = preparedCopy { cairo_surface_destroy(old.copy.surface) }
+        preparedCopy = (s, copy)
+    }
+
     /// The 1/8 preview, ended while the window's decode is still running and nothing is drawn
     /// yet, is drawn until that decode replaces it; otherwise it is let go.
     @MainActor private func adoptPreview(_ previewJob: PendingDecode, before job: PendingDecode) {
@@ -257,6 +308,7 @@ public final class DemoImage: @unchecked Sendable {
         if case .success(let s) = job.result {
             job.result = nil
             setBase(job.denominator, s)
+            keepCopy(of: job, for: s)
         } else {
             failedDenominators.insert(job.denominator)
         }
@@ -283,6 +335,7 @@ public final class DemoImage: @unchecked Sendable {
         }
         job.result = nil
         setBase(job.denominator, s)
+        keepCopy(of: job, for: s)
         onDecoded?()
     }
 
@@ -345,6 +398,7 @@ public final class DemoImage: @unchecked Sendable {
             job.group.wait()
             job.discard()
         }
+        if let preparedCopy { cairo_surface_destroy(preparedCopy.copy.surface) }
         if let own { cairo_surface_destroy(own) }
         if let base { cairo_surface_destroy(base.surface) }
         if let zoomed { cairo_surface_destroy(zoomed.surface) }

@@ -142,21 +142,63 @@ public enum DemoRenderer {
         guard b.width > 0, b.height > 0, m.determinant != 0, m.determinant.isFinite,
             let image = scene.image, image.size.width > 0, image.size.height > 0, !image.awaitingFirstDecode
         else { return nil }
-        cairo_save(cr)
-        defer { cairo_restore(cr) }
-        var cm = cairo_matrix_t(xx: m.a, yx: m.b, xy: m.c, yy: m.d, x0: m.tx, y0: m.ty)
-        cairo_transform(cr, &cm)
-        cairo_scale(cr, b.width / image.size.width, b.height / image.size.height)
-        var device = cairo_matrix_t()
-        cairo_get_matrix(cr, &device)
+        var device = imageToDevice(scene, cr, pixelWidth: nil, pixelHeight: nil)
         // Enlarged (a pinch, a 4K window): a larger rendition when the picture has one.
         let pixels = image.pixels(
             forScale: ScaledImageCache.drawnScale(device), load: scene.imageCache == nil || scene.imageSettled)
         if pixels.width != Int(image.size.width) || pixels.height != Int(image.size.height) {
-            cairo_scale(cr, image.size.width / Double(pixels.width), image.size.height / Double(pixels.height))
-            cairo_get_matrix(cr, &device)
+            device = imageToDevice(scene, cr, pixelWidth: pixels.width, pixelHeight: pixels.height)
+        }
+        // The copy the decode thread made for these pixels, if any, is the cache's from now on.
+        if let cache = scene.imageCache, let copy = image.takePreparedCopy(for: pixels.surface) {
+            cache.adopt(copy)
         }
         return (pixels.surface, pixels.width, pixels.height, device)
+    }
+
+    /// Pixel → device pixel for the scene's picture under `cr`'s current matrix, drawn from
+    /// `pixelWidth`×`pixelHeight` pixels (nil: its own size). The one computation of that
+    /// matrix, so that a copy asked for before the pixels exist
+    /// (``askForCopyOfFirstDecode(_:_:)``) has the very key the frame that draws them looks for.
+    private static func imageToDevice(
+        _ scene: DemoScene, _ cr: OpaquePointer, pixelWidth: Int?, pixelHeight: Int?
+    ) -> cairo_matrix_t {
+        let m = scene.imageMatrix
+        let b = scene.imageBounds
+        let size = scene.image?.size ?? Size(width: b.width, height: b.height)
+        cairo_save(cr)
+        defer { cairo_restore(cr) }
+        var cm = cairo_matrix_t(xx: m.a, yx: m.b, xy: m.c, yy: m.d, x0: m.tx, y0: m.ty)
+        cairo_transform(cr, &cm)
+        cairo_scale(cr, b.width / size.width, b.height / size.height)
+        if let pixelWidth, let pixelHeight {
+            cairo_scale(cr, size.width / Double(pixelWidth), size.height / Double(pixelHeight))
+        }
+        var device = cairo_matrix_t()
+        cairo_get_matrix(cr, &device)
+        return device
+    }
+
+    /// While the live window's picture is still decoding, asks the decode thread to make the
+    /// picture's cached copy for where this frame would draw it (the cache's good-filter copy
+    /// at rest), so the frame after the hand-over only copies it into place.
+    private static func askForCopyOfFirstDecode(_ scene: DemoScene, _ cr: OpaquePointer) {
+        let m = scene.imageMatrix
+        let b = scene.imageBounds
+        guard scene.imageCache != nil, scene.imageSettled, b.width > 0, b.height > 0, m.determinant != 0,
+            m.determinant.isFinite, let image = scene.image, image.size.width > 0, image.size.height > 0,
+            let pixels = image.firstDecodeSize
+        else { return }
+        let own = pixels.width == Int(image.size.width) && pixels.height == Int(image.size.height)
+        let device = imageToDevice(
+            scene, cr, pixelWidth: own ? nil : pixels.width, pixelHeight: own ? nil : pixels.height)
+        // Drawn enlarged, the cache draws the pixels straight (no copy to make ahead).
+        guard ScaledImageCache.drawnScale(device) <= 1 else { return }
+        let bg = (background.r, background.g, background.b)
+        image.makeCopyWhenDecoded { surface in
+            ScaledImageCache.makeCopy(
+                surface, width: pixels.width, height: pixels.height, linear: device, background: bg)
+        }
     }
 
     private static func drawImage(_ scene: DemoScene, _ cr: OpaquePointer) {
@@ -165,7 +207,7 @@ public enum DemoRenderer {
         guard b.width > 0, b.height > 0, m.determinant != 0, m.determinant.isFinite else { return }
         // The live window's picture still decoding: its place shows the background until the
         // hand-over redraws it (``DemoImage/prepareWithPreview(toFit:height:)``).
-        if scene.image?.awaitingFirstDecode == true { return }
+        if scene.image?.awaitingFirstDecode == true { return askForCopyOfFirstDecode(scene, cr) }
         cairo_save(cr)
         if let pixels = imagePixels(scene, cr) {
             var device = pixels.device

@@ -48,7 +48,7 @@ public final class ScaledImageCache {
     /// straight — then only its visible, damaged part is resampled, while making a copy of the
     /// whole enlarged picture takes 150–250 ms at ×11 (monkey soak, seed 670550535600),
     /// 40–50 ms at ×4.5 (3 Mpx; seed 42), and as much memory as its area.
-    public static let maximumPixels = 2 << 20
+    public nonisolated static let maximumPixels = 2 << 20
 
     public init() {}
 
@@ -269,21 +269,65 @@ public final class ScaledImageCache {
         if let s = surface { cairo_surface_destroy(s) }
         surface = nil
         key = SIMD4(m.xx, m.yx, m.xy, m.yy)
+        guard let copy = Self.makeCopy(image, width: width, height: height, linear: m, background: background)
+        else { return }
+        surface = copy.surface
+        offset = copy.offset
+        size = copy.size
+        builds += 1
+    }
+
+    /// A copy made before it was drawn (``makeCopy(_:width:height:linear:background:)``, e.g. on
+    /// the decode thread right after the picture's decode): `surface` (owned) holds the picture
+    /// drawn under `linear` over `background`, its pixel (0, 0) at `offset` from where the
+    /// matrix puts image pixel (0, 0).
+    public struct Copy: @unchecked Sendable {
+        let surface: OpaquePointer
+        let linear: SIMD4<Double>
+        let offset: (x: Double, y: Double)
+        let size: (width: Int, height: Int)
+    }
+
+    /// Takes `copy` as the cached copy, made for the picture's pixels that are drawn next: the
+    /// same copy ``draw(_:width:height:matrix:settled:background:into:)`` would make there for
+    /// the same pixels, linear part and background (``makeCopy(_:width:height:linear:background:)``
+    /// is what it runs), so a frame that finds its key drawn from it shows the same pixels.
+    func adopt(_ copy: Copy) {
+        if let s = surface { cairo_surface_destroy(s) }
+        dropOpaqueSource()
+        surface = copy.surface
+        key = copy.linear
+        offset = copy.offset
+        size = copy.size
+        adopted += 1
+    }
+
+    /// Copies taken with ``adopt(_:)`` (made off the main thread; for tests and benchmarks).
+    public private(set) var adopted = 0
+
+    /// The picture `image` (`width`×`height`) drawn under the linear part of `m` with Cairo's good
+    /// filter over `background`, into a new opaque surface at whole pixels; nil when it would be
+    /// larger than ``maximumPixels`` or the transform is degenerate. Touches nothing but its
+    /// arguments: any thread may make it (the image's pixels must not change meanwhile).
+    public nonisolated static func makeCopy(
+        _ image: OpaquePointer, width: Int, height: Int, linear m: cairo_matrix_t,
+        background: (Double, Double, Double)
+    ) -> Copy? {
         let w = Double(width)
         let h = Double(height)
         let xs = [0, m.xx * w, m.xy * h, m.xx * w + m.xy * h]
         let ys = [0, m.yx * w, m.yy * h, m.yx * w + m.yy * h]
         guard let minX = xs.min(), let maxX = xs.max(), let minY = ys.min(), let maxY = ys.max(),
             minX.isFinite, maxX.isFinite, minY.isFinite, maxY.isFinite
-        else { return }
+        else { return nil }
         let ox = minX.rounded(.down) - 1
         let oy = minY.rounded(.down) - 1
         let cw = Int((maxX - ox).rounded(.up)) + 1
         let ch = Int((maxY - oy).rounded(.up)) + 1
-        guard cw > 0, ch > 0, cw * ch <= Self.maximumPixels,
+        guard cw > 0, ch > 0, cw * ch <= maximumPixels,
             let s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(cw), Int32(ch)),
             cairo_surface_status(s) == CAIRO_STATUS_SUCCESS, let c = cairo_create(s)
-        else { return }
+        else { return nil }
         cairo_set_source_rgb(c, background.0, background.1, background.2)
         cairo_paint(c)
         var t = cairo_matrix_t(xx: m.xx, yx: m.yx, xy: m.xy, yy: m.yy, x0: -ox, y0: -oy)
@@ -294,9 +338,6 @@ public final class ScaledImageCache {
         cairo_fill(c)
         cairo_destroy(c)
         cairo_surface_flush(s)
-        surface = s
-        offset = (ox, oy)
-        size = (cw, ch)
-        builds += 1
+        return Copy(surface: s, linear: SIMD4(m.xx, m.yx, m.xy, m.yy), offset: (ox, oy), size: (cw, ch))
     }
 }

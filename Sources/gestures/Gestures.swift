@@ -1,4 +1,6 @@
 import ArgumentParser
+import GestureShellCore
+import GesturesDemo
 
 #if canImport(Glibc)
     import Glibc
@@ -52,6 +54,12 @@ struct Gestures: ParsableCommand {
     static func main() {
         do {
             let arguments = Array(Arguments.all.dropFirst())
+            // A `run`'s picture first: a big JPEG's decode is the floor of its start. (Looked
+            // for here, so that a start without one runs no code the order file does not pack.)
+            for argument in arguments where argument.hasPrefix("--image") {
+                PicturePrefetch.start(arguments: arguments, defaultSize: ShellOptions.defaultSize)
+                break
+            }
             var command = try directRun(arguments) ?? parseAsRoot(arguments)
             try command.run()
         } catch let failure as CommandFailure {

@@ -251,7 +251,12 @@ struct RunCommand: ParsableCommand {
         let kioskBase = KioskSettings(
             image: image, resetAfter: kioskResetAfter, tourAfter: kioskTourAfter, tour: kioskTour)
         let kioskSettings = try kioskConfig.map { f throws(CommandFailure) in try kioskBase.reading(f) } ?? kioskBase
-        let picture = try loadPicture(explicit: kioskSettings.image, needed: true)
+        // The window's size in points as asked (its size in device pixels is known once connected).
+        let asked =
+            requestedSize ?? (trace?.viewportFromTrace == true ? trace?.viewport : nil) ?? ShellOptions.defaultSize
+        // Loaded and decoding since the process started, when the guess was right (PicturePrefetch).
+        let prefetched = PicturePrefetch.take(path: kioskSettings.image, size: asked)
+        let picture = try prefetched != nil ? prefetched : loadPicture(explicit: kioskSettings.image, needed: true)
         let tour = kiosk ? try kioskSettings.loadTour() : (nil, nil)
         var adminExit: AdminExit?
         if kiosk {
@@ -291,8 +296,7 @@ struct RunCommand: ParsableCommand {
 
         var options = ShellOptions()
         options.display = display
-        options.size =
-            requestedSize ?? (trace?.viewportFromTrace == true ? trace?.viewport : nil) ?? ShellOptions.defaultSize
+        options.size = asked
         options.fullscreen = fullscreen || kiosk || monitor != nil
         options.kiosk = kiosk
         options.monitor = monitor.map(MonitorChoice.init)
@@ -307,7 +311,6 @@ struct RunCommand: ParsableCommand {
         options.inputBatchInterval = inputBatchMs / 1000
         // The picture decodes while the connection is made (for the size asked for; prepared
         // again below only if the window's size in device pixels needs another decode).
-        let asked = options.size ?? ShellOptions.defaultSize
         picture?.startDecoding(toFit: Int(asked.width), height: Int(asked.height))
         let shell: X11Shell
         do {
