@@ -275,8 +275,8 @@ final class Presenter {
     }
 
     /// Draws `rects` (window pixels, clipped to the window) with `paint` and uploads them to
-    /// `target` (nil: the window); the caller flushes. `paint` gets a `cairo_t *` whose user space is window pixels, already
-    /// clipped to the pass's part; it is called once per pass, and at least once (with an empty
+    /// `target` (nil: the window); the caller flushes. `paint` gets a `cairo_t *` whose user
+    /// space is window pixels, already clipped to the pass's part; it is called once per pass, and at least once (with an empty
     /// clip when nothing is to be drawn: a scene learns from its draw that the frame is done).
     /// `full`: the frame redraws the whole window (the first one, after a resize) or parts the
     /// server exposed; it never grows the buffer. With SHM the frame is in flight until its completion (`now` starts the
@@ -337,8 +337,8 @@ final class Presenter {
     ) {
         if argb { memset(buffer, 0, area.width * area.height * 4) }
         let surface = cairo_image_surface_create_for_data(
-            buffer.assumingMemoryBound(to: UInt8.self), argb ? CAIRO_FORMAT_ARGB32 : CAIRO_FORMAT_RGB24, Int32(area.width), Int32(area.height),
-            Int32(area.width * 4))!
+            buffer.assumingMemoryBound(to: UInt8.self), argb ? CAIRO_FORMAT_ARGB32 : CAIRO_FORMAT_RGB24,
+            Int32(area.width), Int32(area.height), Int32(area.width * 4))!
         let cr = cairo_create(surface)!
         cairo_translate(cr, Double(-area.x), Double(-area.y))
         if let c = clip {

@@ -254,11 +254,12 @@ final class RenderBackdrop {
             }
             xcb_render_set_picture_clip_rectangles(c, windowPicture, 0, 0, UInt32(clip.count), clip)
             let box = outside.dropFirst().reduce(outside[0]) { $0.union($1) }
-            sequence = xcb_render_composite(
-                c, src, picture, 0, windowPicture, Int16(clamping: box.x), Int16(clamping: box.y), 0, 0,
-                Int16(clamping: box.x), Int16(clamping: box.y), UInt16(clamping: box.width),
-                UInt16(clamping: box.height)
-            ).sequence
+            sequence =
+                xcb_render_composite(
+                    c, src, picture, 0, windowPicture, Int16(clamping: box.x), Int16(clamping: box.y), 0, 0,
+                    Int16(clamping: box.x), Int16(clamping: box.y), UInt16(clamping: box.width),
+                    UInt16(clamping: box.height)
+                ).sequence
         }
         for r in blended {
             sequence =
@@ -282,7 +283,8 @@ final class RenderBackdrop {
                     continue
                 }
                 let top = PixelRect(x: p.x, y: p.y, width: p.width, height: i.y - p.y)
-                let bottom = PixelRect(x: p.x, y: i.y + i.height, width: p.width, height: p.y + p.height - i.y - i.height)
+                let bottom = PixelRect(
+                    x: p.x, y: i.y + i.height, width: p.width, height: p.y + p.height - i.y - i.height)
                 let left = PixelRect(x: p.x, y: i.y, width: i.x - p.x, height: i.height)
                 let right = PixelRect(x: i.x + i.width, y: i.y, width: p.x + p.width - i.x - i.width, height: i.height)
                 next += [top, bottom, left, right].filter { !$0.isEmpty }

@@ -1,5 +1,5 @@
-import CXCB
 import CCairo
+import CXCB
 import GestureKit
 import GestureShellCore
 
