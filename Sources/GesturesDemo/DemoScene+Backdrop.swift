@@ -37,7 +37,8 @@ extension DemoRenderer {
     /// per point: only while it moves enlarged without a copy (what ``NearestPainter`` draws in
     /// the client), from the source composited over the background that the cache keeps.
     static func backdrop(_ scene: DemoScene, scale: Double) -> ServerBackdrop? {
-        guard let cache = scene.imageCache, scale.isFinite, scale > 0 else { return nil }
+        // A settled picture (a drag at its scale) is drawn from its copy: nothing to ask.
+        guard let cache = scene.imageCache, !scene.imageSettled, scale.isFinite, scale > 0 else { return nil }
         let cr = measuring
         cairo_save(cr)
         defer { cairo_restore(cr) }

@@ -649,8 +649,8 @@ public final class DemoScene: ShellScene {
     }
 
     /// What changed above the picture since the last frame (the label, the touch points), for
-    /// the shell's overlay when the X server draws the picture (``DemoScene/overlayDamage``);
-    /// nil after a resize or before the first frame.
+    /// the shell's overlay when the X server draws the picture (`ServerBackdropScene`); nil
+    /// after a resize or before the first frame.
     public var overlayDamage: [Rect]? {
         guard let d = drawn, d.size == layout.size else { return nil }
         return aboveImageDamage(d)

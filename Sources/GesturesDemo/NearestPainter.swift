@@ -2,7 +2,9 @@ import CCairo
 
 /// Draws an opaque picture under an affine transform with the nearest pixel, straight into the
 /// pixels of a Cairo image surface, and the background where the picture is not: the motion
-/// frames of an enlarged picture (see ``ScaledImageCache``).
+/// frames of an enlarged picture (see ``ScaledImageCache``). In the live window on a server with
+/// RENDER the X server resamples them instead (`RenderBackdrop`, the same sampling rule); this is
+/// the path for servers without it, and what the server's frames are tested against.
 ///
 /// Why not Cairo: Cairo hands a rotated, scaled source to pixman's general path (a fetch of the
 /// transformed pixels into a scanline buffer, then the OVER combiner onto a background painted

@@ -23,6 +23,9 @@ import CCairo
 ///   at a tenth of the CPU (a frame covering 3840×2160 drew in 30–40 ms through pixman).
 ///   Where that is not possible (a target that is not a 32-bit image surface, a clip that is
 ///   not whole-pixel rectangles) the background is painted and Cairo draws it as before.
+///   In the live window on a server with RENDER the X server resamples that same opaque source
+///   instead (``serverSource(_:width:height:background:)``, `ServerBackdrop`): the client then
+///   draws none of the picture's pixels.
 /// - The copy is drawn at a whole-pixel offset (at most half a pixel from the exact place), and
 ///   is opaque — the picture already composited over the window's background, which is all that
 ///   lies under it (the picture is the scene's lowest layer) — so drawing it is a plain copy.
