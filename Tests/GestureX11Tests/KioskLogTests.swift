@@ -51,28 +51,18 @@ extension XServerTests {
         }
 
         @Test(
-            "A full disk (64 KiB tmpfs): the kiosk runs on, says so once, drops and counts lines; when space is back the count is written and logging resumes"
-        )
+            "A full disk (64 KiB tmpfs): the kiosk runs on, says so once, drops and counts lines; when space is back the count is written and logging resumes",
+            SmallDisk.needsRoot)
         func fullDisk() throws {
-            try #require(getuid() == 0 || !isCI, "mounting a tmpfs needs root (CI runs as root)")
-            guard getuid() == 0 else { return }  // not root, not CI: mount(8) is not ours to call
             let server = try TestXServer()
             defer { server.stop() }
             let directory = try TemporaryDirectory()
-            let mountPoint = directory.file("small")
-            mkdir(mountPoint, 0o755)
-            try run("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", mountPoint])
-            defer { _ = try? run("/bin/umount", ["-l", mountPoint]) }
+            let disk = try SmallDisk()
+            defer { disk.unmount() }
             // The log holds a line from a run before; then the disk is filled but for a few bytes.
-            let path = mountPoint + "/events.jsonl"
+            let path = disk.file("events.jsonl")
             try "{\"type\":\"kiosk\",\"event\":\"start\"}\n".write(toFile: path, atomically: false, encoding: .utf8)
-            let filler = mountPoint + "/filler"
-            let fd = open(filler, O_WRONLY | O_CREAT, 0o600)
-            var block = [UInt8](repeating: 0x41, count: 4096)
-            while write(fd, &block, block.count) > 0 {}
-            var one: UInt8 = 0x41
-            while write(fd, &one, 1) > 0 {}
-            close(fd)
+            try disk.fill()
             let stderrPath = directory.file("err")
             let app = try kiosk(
                 server.display, log: path, stderr: stderrPath,
@@ -88,7 +78,7 @@ extension XServerTests {
             // Still full: writing has not come back.
             #expect(!readText(stderrPath).contains("dropped meanwhile"), "stderr: \(readText(stderrPath))")
             // Space again: the next line after the retry interval writes the count, then the lines.
-            unlink(filler)
+            disk.freeAll()
             let log = EventLog(path: path)
             let dropped = try log.waitFor("logDropped line", timeout: 10) { $0.string("event") == "logDropped" }
             #expect((dropped.line.number("lines") ?? 0) > 0, "\(dropped.line)")
@@ -106,19 +96,15 @@ extension XServerTests {
         }
 
         @Test(
-            "A log folder it cannot write at start (read-only mount): the kiosk starts anyway, says so once, and logs once it can"
-        )
+            "A log folder it cannot write at start (read-only mount): the kiosk starts anyway, says so once, and logs once it can",
+            SmallDisk.needsRoot)
         func unwritableAtStart() throws {
-            try #require(getuid() == 0 || !isCI, "mounting a tmpfs needs root (CI runs as root)")
-            guard getuid() == 0 else { return }
             let server = try TestXServer()
             defer { server.stop() }
             let directory = try TemporaryDirectory()
-            let mountPoint = directory.file("ro")
-            mkdir(mountPoint, 0o755)
-            try run("/bin/mount", ["-t", "tmpfs", "-o", "ro,size=64k", "tmpfs", mountPoint])
-            defer { _ = try? run("/bin/umount", ["-l", mountPoint]) }
-            let path = mountPoint + "/events.jsonl"
+            let disk = try SmallDisk(readOnly: true)
+            defer { disk.unmount() }
+            let path = disk.file("events.jsonl")
             let stderrPath = directory.file("err")
             let app = try kiosk(
                 server.display, log: path, stderr: stderrPath,
@@ -134,7 +120,7 @@ extension XServerTests {
                 $0.contains("runs on without its log")
             }
             #expect(complaints.count == 1, "stderr: \(readText(stderrPath))")
-            try run("/bin/mount", ["-o", "remount,rw", mountPoint])
+            try disk.makeWritable()
             let log = EventLog(path: path)
             let dropped = try log.waitFor("logDropped line", timeout: 10) { $0.string("event") == "logDropped" }
             #expect(
@@ -144,18 +130,3 @@ extension XServerTests {
         }
     }
 }
-
-/// Runs a program to its end; throws with its stderr when it fails.
-@discardableResult
-private func run(_ program: String, _ arguments: [String]) throws -> Int32 {
-    let directory = try TemporaryDirectory()
-    let p = try ChildProcess(program, arguments, stderr: .file(directory.file("err")))
-    let status = p.wait(timeout: 10)
-    guard status == 0 else {
-        throw XTestError("\(program) \(arguments.joined(separator: " ")): \(readText(directory.file("err")))")
-    }
-    return 0
-}
-
-/// Whether the tests run in CI (where nothing may skip).
-private var isCI: Bool { ProcessInfo.processInfo.environment["CI"] != nil }
