@@ -6,8 +6,8 @@ import GestureShellCore
 /// enlarged (``ScaledImageCache/fillsClip(matrix:settled:)``: the nearest pixel, the background
 /// around it), the picture composited over the background is the frame's lowest layer, and the
 /// regions, the label and the touch points are drawn over it by the shell. Settled frames, the
-/// kiosk's PIN pad (``KioskDirector`` does not pass this on), screenshots and `gestures replay
-/// --png` are drawn whole by ``DemoRenderer``.
+/// kiosk's frames around its PIN pad (``KioskDirector`` passes the rest on), screenshots and
+/// `gestures replay --png` are drawn whole by ``DemoRenderer``.
 extension DemoScene: ServerBackdropScene {
     public func serverBackdrop(scale: Double) -> ServerBackdrop? {
         DemoRenderer.backdrop(self, scale: scale)
