@@ -23,11 +23,11 @@ let package = Package(
         // The shell's X: XCB only (one owner of the connection, one event queue).
         .systemLibrary(
             name: "CXCB", path: "Sources/CXCB",
-            pkgConfig: "xcb xcb-xinput xcb-shm xcb-randr xcb-present xcb-xinerama xcb-screensaver",
+            pkgConfig: "xcb xcb-xinput xcb-shm xcb-randr xcb-present xcb-xinerama xcb-screensaver xcb-render",
             providers: [
                 .apt([
                     "libxcb1-dev", "libxcb-xinput-dev", "libxcb-shm0-dev", "libxcb-randr0-dev", "libxcb-present-dev",
-                    "libxcb-xinerama0-dev", "libxcb-screensaver0-dev",
+                    "libxcb-xinerama0-dev", "libxcb-screensaver0-dev", "libxcb-render0-dev",
                 ])
             ]),
         // Xlib, XInput 2, XTest and DAMAGE for the tests' own client connections (never the shell's).

@@ -20,6 +20,7 @@
 #include <xcb/present.h>
 #include <xcb/xinerama.h>
 #include <xcb/screensaver.h>
+#include <xcb/render.h>
 
 /// The Xinerama extension's data (XCB's cached QueryExtension reply), or NULL.
 static inline const xcb_query_extension_reply_t *gestures_xinerama_extension(xcb_connection_t *c) {
@@ -49,6 +50,11 @@ static inline const xcb_query_extension_reply_t *gestures_randr_extension(xcb_co
 /// The MIT-SCREEN-SAVER extension's data, or NULL.
 static inline const xcb_query_extension_reply_t *gestures_screensaver_extension(xcb_connection_t *c) {
     return xcb_get_extension_data(c, &xcb_screensaver_id);
+}
+
+/// The RENDER extension's data, or NULL.
+static inline const xcb_query_extension_reply_t *gestures_render_extension(xcb_connection_t *c) {
+    return xcb_get_extension_data(c, &xcb_render_id);
 }
 
 /// Selects XI2 events on `window` for `deviceid`: `mask` holds `words` 32-bit words. With

@@ -256,14 +256,35 @@ final class Presenter {
         xcb_free_gc(x.raw, gc)
     }
 
-    /// Draws `rects` (window pixels, clipped to the window) with `paint` and uploads them; the
-    /// caller flushes. `paint` gets a `cairo_t *` whose user space is window pixels, already
-    /// clipped to the pass's part; it is called once per pass, and at least once (with an empty
+    /// Where a frame's passes go: the window (RGB24 passes), or a drawable of the window's size
+    /// (``RenderBackdrop``'s ARGB overlay: `argb` passes start transparent).
+    struct Target {
+        let drawable: xcb_drawable_t
+        let depth: UInt8
+        let gc: xcb_gcontext_t
+        let argb: Bool
+    }
+
+    /// The frame in flight also holds requests sent after its puts (``RenderBackdrop``'s), the
+    /// last one `sequence`: it is done when the server has processed that one.
+    func alsoSent(through sequence: UInt32, now: Double) {
+        guard sequence != 0 else { return }
+        inFlightSequence = sequence
+        if inFlightSince == nil { inFlightSince = now }
+        dropSync()
+    }
+
+    /// Draws `rects` (window pixels, clipped to the window) with `paint` and uploads them to
+    /// `target` (nil: the window); the caller flushes. `paint` gets a `cairo_t *` whose user
+    /// space is window pixels, already clipped to the pass's part; it is called once per pass, and at least once (with an empty
     /// clip when nothing is to be drawn: a scene learns from its draw that the frame is done).
     /// `full`: the frame redraws the whole window (the first one, after a resize) or parts the
     /// server exposed; it never grows the buffer. With SHM the frame is in flight until its completion (`now` starts the
     /// wait). Not called while ``isBusy``.
-    func draw(_ rects: [PixelRect], full: Bool, now: Double, paint: (OpaquePointer) -> Void) {
+    func draw(
+        _ rects: [PixelRect], full: Bool, now: Double, into target: Target? = nil, paint: (OpaquePointer) -> Void
+    ) {
+        let target = target ?? Target(drawable: window, depth: depth, gc: gc, argb: false)
         let bounds = PixelRect(x: 0, y: 0, width: width, height: height)
         let parts = rects.map { $0.intersection(bounds) }.filter { !$0.isEmpty }
         let needed = parts.reduce(0) { $0 + $1.area * 4 }
@@ -280,18 +301,18 @@ final class Presenter {
         resized = false
         guard let data else { return }  // allocate(bytes:) exits when memory is out
         if parts.isEmpty {
-            pass(PixelRect(x: 0, y: 0, width: 1, height: 1), clip: nil, into: data, paint: paint)
+            pass(PixelRect(x: 0, y: 0, width: 1, height: 1), clip: nil, into: data, argb: target.argb, paint: paint)
             return
         }
         if shmSegment != 0 && needed <= capacity {
             var offset = 0
             for r in parts {
-                pass(r, clip: r, into: data + offset, paint: paint)
+                pass(r, clip: r, into: data + offset, argb: target.argb, paint: paint)
                 inFlightSequence =
                     xcb_shm_put_image(
-                        x.raw, window, gc, UInt16(clamping: r.width), UInt16(clamping: r.height), 0, 0,
+                        x.raw, target.drawable, target.gc, UInt16(clamping: r.width), UInt16(clamping: r.height), 0, 0,
                         UInt16(clamping: r.width), UInt16(clamping: r.height), Int16(clamping: r.x),
-                        Int16(clamping: r.y), depth, UInt8(XCB_IMAGE_FORMAT_Z_PIXMAP.rawValue),
+                        Int16(clamping: r.y), target.depth, UInt8(XCB_IMAGE_FORMAT_Z_PIXMAP.rawValue),
                         0, shmSegment, UInt32(offset)
                     ).sequence
                 offset += r.area * 4
@@ -302,19 +323,22 @@ final class Presenter {
         }
         // In flight too (XCB has copied the bands, so only the next frame waits): a server that
         // stops reading then gets no more frames than one.
-        for r in parts { inFlightSequence = putImage(r, from: data, paint: paint) }
+        for r in parts { inFlightSequence = putImage(r, from: data, into: target, paint: paint) }
         inFlightSince = now
         dropSync()
     }
 
     /// One pass: a Cairo surface on `buffer` holding `area` (rows of `area.width` pixels), its
-    /// user space moved so that window pixels land there, clipped to `clip` (nothing when nil).
+    /// user space moved so that window pixels land there, clipped to `clip` (nothing when nil);
+    /// `argb`: an ARGB32 surface, transparent before `paint`.
     private func pass(
-        _ area: PixelRect, clip: PixelRect?, into buffer: UnsafeMutableRawPointer, paint: (OpaquePointer) -> Void
+        _ area: PixelRect, clip: PixelRect?, into buffer: UnsafeMutableRawPointer, argb: Bool = false,
+        paint: (OpaquePointer) -> Void
     ) {
+        if argb { memset(buffer, 0, area.width * area.height * 4) }
         let surface = cairo_image_surface_create_for_data(
-            buffer.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_RGB24, Int32(area.width), Int32(area.height),
-            Int32(area.width * 4))!
+            buffer.assumingMemoryBound(to: UInt8.self), argb ? CAIRO_FORMAT_ARGB32 : CAIRO_FORMAT_RGB24,
+            Int32(area.width), Int32(area.height), Int32(area.width * 4))!
         let cr = cairo_create(surface)!
         cairo_translate(cr, Double(-area.x), Double(-area.y))
         if let c = clip {
@@ -331,9 +355,9 @@ final class Presenter {
 
     /// `r` drawn and sent in bands of whole rows that fit the buffer and a request; the last
     /// request's sequence number.
-    private func putImage(_ r: PixelRect, from data: UnsafeMutableRawPointer, paint: (OpaquePointer) -> Void)
-        -> UInt32
-    {
+    private func putImage(
+        _ r: PixelRect, from data: UnsafeMutableRawPointer, into target: Target, paint: (OpaquePointer) -> Void
+    ) -> UInt32 {
         var sequence: UInt32 = 0
         let rowBytes = r.width * 4
         let rowsPerBand = max(1, min(r.height, min(capacity, min(x.maximumRequestBytes, 1 << 22) - 64) / rowBytes))
@@ -341,11 +365,12 @@ final class Presenter {
         while y < r.y + r.height {
             let rows = min(rowsPerBand, r.y + r.height - y)
             let band = PixelRect(x: r.x, y: y, width: r.width, height: rows)
-            pass(band, clip: band, into: data, paint: paint)
+            pass(band, clip: band, into: data, argb: target.argb, paint: paint)
             sequence =
                 xcb_put_image(
-                    x.raw, UInt8(XCB_IMAGE_FORMAT_Z_PIXMAP.rawValue), window, gc, UInt16(clamping: r.width),
-                    UInt16(clamping: rows), Int16(clamping: r.x), Int16(clamping: y), 0, depth, UInt32(rows * rowBytes),
+                    x.raw, UInt8(XCB_IMAGE_FORMAT_Z_PIXMAP.rawValue), target.drawable, target.gc,
+                    UInt16(clamping: r.width), UInt16(clamping: rows), Int16(clamping: r.x), Int16(clamping: y), 0,
+                    target.depth, UInt32(rows * rowBytes),
                     data.assumingMemoryBound(to: UInt8.self)
                 ).sequence
             y += rows

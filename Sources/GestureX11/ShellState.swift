@@ -40,6 +40,18 @@ struct DrawingState {
     var forceRedraw = true
     /// The simulated fingers' overlay as the last frame drew it.
     var drawnOverlay: [Point] = []
+    /// The X server's resampling of a moving picture (nil without RENDER; `RenderBackdrop`).
+    var render: RenderBackdrop?
+    /// How the last frame was drawn (`X11Shell.lastFrame`).
+    var lastFrame = FrameReport()
+}
+
+/// How a frame was drawn: for tests and measurements.
+public struct FrameReport: Sendable, Equatable {
+    /// Window pixels the client drew with Cairo (and uploaded).
+    public var clientPixels = 0
+    /// Whether the X server resampled the picture (RENDER, `ServerBackdrop`).
+    public var serverResampled = false
 }
 
 /// A replay through the live window (`X11Shell.play(_:actions:exitWhenDone:)`, the kiosk's

@@ -62,10 +62,14 @@ extension X11Shell {
         let scene: ShellScene = self.scene
         let scale = self.scale
         let showTouches = options.showTouches
-        // Exposures (after a resize, another window moved away) are rare: drawn in bands when
-        // they do not fit, they never grow the buffer.
-        drawing.presenter.draw(rects, full: full || drawing.exposedRect != nil, now: now) { cr in
-            DamageDrawing.paint(scene, into: cr, scale: scale, overlay: overlay, showTouches: showTouches)
+        if !drawResampled(rects, full: full, overlay: overlay, now: now) {
+            drawing.render?.release()
+            // Exposures (after a resize, another window moved away) are rare: drawn in bands when
+            // they do not fit, they never grow the buffer.
+            drawing.presenter.draw(rects, full: full || drawing.exposedRect != nil, now: now) { cr in
+                DamageDrawing.paint(scene, into: cr, scale: scale, overlay: overlay, showTouches: showTouches)
+            }
+            drawing.lastFrame = FrameReport(clientPixels: rects.reduce(0) { $0 + $1.area }, serverResampled: false)
         }
         drawing.drawnOverlay = overlay
         onFramePresented?(rects)
@@ -73,6 +77,10 @@ extension X11Shell {
         drawing.exposedRect = nil
         drawing.pacer.framePresented(now: now)
     }
+
+    /// How the last frame was drawn: the pixels the client drew, whether the X server resampled
+    /// the picture.
+    public var lastFrame: FrameReport { drawing.lastFrame }
 
     /// Writes the window's picture as a PNG: the scene as last presented, drawn whole into an
     /// image of the window's pixel size (the window keeps no client-side copy; see

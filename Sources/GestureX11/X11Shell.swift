@@ -180,6 +180,7 @@ public final class X11Shell {
         if options.fullscreen || options.kiosk { windowState.placement = try currentPlacement(strict: true) }
         createWindow()
         drawing.presenter = Presenter(connection: x, window: xid, depth: x.rootDepth, allowSHM: options.useSHM)
+        drawing.render = options.useRender ? RenderBackdrop(connection: x, window: xid) : nil
         readKeyboardMap()
         let refresh = refreshRate()
         drawing.pacer = FramePacer(
@@ -343,6 +344,7 @@ public final class X11Shell {
         wake?.close()
         wake = nil
         drawing.presenter.close()
+        drawing.render?.close()
         suspendScreenSaver(false)
         if windowExists { xcb_destroy_window(x.raw, xid) }
         // A server that stopped processing requests may have stopped reading too: a flush could

@@ -31,13 +31,18 @@ public enum DemoRenderer {
     /// Draws the whole scene: background, regions with their labels, the feedback label, the
     /// image under its matrix, and the touch points (`overlay` always; every touch when
     /// `showTouches`).
-    public static func draw(_ scene: DemoScene, into cr: OpaquePointer, overlay: [Point], showTouches: Bool) {
+    /// `aboveImageOnly`: neither the background nor the image (the X server draws them, see
+    /// `ServerBackdrop`), onto a transparent target.
+    public static func draw(
+        _ scene: DemoScene, into cr: OpaquePointer, overlay: [Point], showTouches: Bool, aboveImageOnly: Bool = false
+    ) {
         let layout = scene.layout
         cairo_save(cr)
-        paintBackground(scene, cr)
-
-        // Back to front, as the views are: the image, then the regions (translucent) and labels.
-        drawImage(scene, cr)
+        if !aboveImageOnly {
+            paintBackground(scene, cr)
+            // Back to front, as the views are: the image, then the regions (translucent) and labels.
+            drawImage(scene, cr)
+        }
 
         let regions: [(Rect, Color, String)] = [
             (layout.tap, tapColor, "Tap Me!"), (layout.swipe, swipeColor, "Swipe Me!"),
@@ -134,7 +139,7 @@ public enum DemoRenderer {
     /// The pixels the picture is drawn from (a larger rendition when it is enlarged and the
     /// picture has one) and image pixel → device pixel for them under `cr`'s current matrix
     /// (window points); nil when there is no picture or its transform is degenerate.
-    private static func imagePixels(
+    static func imagePixels(
         _ scene: DemoScene, _ cr: OpaquePointer
     ) -> (surface: OpaquePointer, width: Int, height: Int, device: cairo_matrix_t)? {
         let m = scene.imageMatrix
@@ -289,7 +294,7 @@ public enum DemoRenderer {
     }
 
     /// A context to measure text with, outside drawing (a 1×1 image).
-    private static let measuring: OpaquePointer = {
+    static let measuring: OpaquePointer = {
         let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1)
         defer { cairo_surface_destroy(surface) }
         return cairo_create(surface)

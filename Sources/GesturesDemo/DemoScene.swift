@@ -591,6 +591,11 @@ public final class DemoScene: ShellScene {
     /// sets ``needsDisplay``; otherwise only changes of the label or the image do.
     public func draw(into cairo: OpaquePointer, overlay: [Point], showTouches: Bool) {
         DemoRenderer.draw(self, into: cairo, overlay: overlay, showTouches: showTouches)
+        noteDrawn(showTouches: showTouches)
+    }
+
+    /// Remembers what the frame just drawn shows (for ``damage``) and clears ``needsDisplay``.
+    func noteDrawn(showTouches: Bool) {
         touchesShown = showTouches
         needsDisplay = false
         drawn = DrawnState(
@@ -635,12 +640,27 @@ public final class DemoScene: ShellScene {
     /// everything after a resize or before the first frame.
     public var damage: [Rect]? {
         guard let d = drawn, d.size == layout.size else { return nil }
-        var rects: [Rect] = []
-        let box = imageBox
+        var rects = aboveImageDamage(d)
         if imageMatrix != d.imageMatrix || settleRedraw {
             rects.append(d.imageBox)
-            rects.append(box)
+            rects.append(imageBox)
         }
+        return rects
+    }
+
+    /// What changed above the picture since the last frame (the label, the touch points), for
+    /// the shell's overlay when the X server draws the picture (`ServerBackdropScene`); nil
+    /// after a resize or before the first frame.
+    public var overlayDamage: [Rect]? {
+        guard let d = drawn, d.size == layout.size else { return nil }
+        return aboveImageDamage(d)
+    }
+
+    /// Whether touch points were drawn by the last frame.
+    var touchesDrawn: Bool { touchesShown }
+
+    private func aboveImageDamage(_ d: DrawnState) -> [Rect] {
+        var rects: [Rect] = []
         if label != d.label {
             for text in [d.label, label] {
                 if let r = labelBox(text) { rects.append(r) }

@@ -170,3 +170,20 @@ public final class KioskDirector: ShellScene {
     }
     public var hasLiveGestures: Bool { isTouring || scene.hasLiveGestures }
 }
+
+/// The kiosk's motion frames drawn by the X server as the demo's are (`DemoScene`'s
+/// `ServerBackdropScene`): passed on while no PIN pad is up or was just taken down and the tour's
+/// fingers are shown as the last frame showed them (those frames are drawn whole, see
+/// ``damage``).
+extension KioskDirector: ServerBackdropScene {
+    public func serverBackdrop(scale: Double) -> ServerBackdrop? {
+        pad == nil && !padChanged && isTouring == tourTouchesDrawn ? scene.serverBackdrop(scale: scale) : nil
+    }
+    public var overlayDamage: [Rect]? { scene.overlayDamage }
+    public var overlayExtent: [Rect] { scene.overlayExtent }
+    public func drawOverlay(into cairo: OpaquePointer, overlay: [Point], showTouches: Bool) {
+        scene.drawOverlay(into: cairo, overlay: overlay, showTouches: showTouches || isTouring)
+        padChanged = false
+        tourTouchesDrawn = isTouring
+    }
+}

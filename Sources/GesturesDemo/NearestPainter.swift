@@ -2,7 +2,9 @@ import CCairo
 
 /// Draws an opaque picture under an affine transform with the nearest pixel, straight into the
 /// pixels of a Cairo image surface, and the background where the picture is not: the motion
-/// frames of an enlarged picture (see ``ScaledImageCache``).
+/// frames of an enlarged picture (see ``ScaledImageCache``). In the live window on a server with
+/// RENDER the X server resamples them instead (`RenderBackdrop`, the same sampling rule); this is
+/// the path for servers without it, and what the server's frames are tested against.
 ///
 /// Why not Cairo: Cairo hands a rotated, scaled source to pixman's general path (a fetch of the
 /// transformed pixels into a scanline buffer, then the OVER combiner onto a background painted
@@ -68,20 +70,9 @@ struct NearestPainter {
             @inline(__always) func inside(_ x: Int) -> Bool {
                 UInt(bitPattern: (uRow &+ du &* x) &>> 32) < sw && UInt(bitPattern: (vRow &+ dv &* x) &>> 32) < sh
             }
-            // Where the row crosses the picture, estimated, then moved until exact (the
-            // positions are linear in x, so the pixels inside are one run).
-            var a = x0
-            var b = x1
-            Self.narrow(&a, &b, start: Double(uRow) / Self.one, step: m.xx, limit: Double(sourceWidth))
-            Self.narrow(&a, &b, start: Double(vRow) / Self.one, step: m.yx, limit: Double(sourceHeight))
-            while a < b && !inside(a) { a += 1 }
-            while b > a && !inside(b - 1) { b -= 1 }
-            while a > x0 && inside(a - 1) { a -= 1 }
-            while b < x1 && inside(b) { b += 1 }
-            if a >= b {
-                a = x1
-                b = x1
-            }
+            let (a, b) = Self.insideRun(
+                x0, x1, u: (Double(uRow) / Self.one, m.xx, Double(sourceWidth)),
+                v: (Double(vRow) / Self.one, m.yx, Double(sourceHeight)), inside: inside)
             var x = x0
             while x < a {
                 row[x] = background
@@ -119,17 +110,8 @@ struct NearestPainter {
         // The same fixed-point positions as the general path (m.xy == 0: uRow is one number).
         let uRow = Int(((m.x0 + 0.5 * m.xx) * Self.one).rounded(.down)) - Self.pixmanEpsilon
         @inline(__always) func inside(_ x: Int) -> Bool { UInt(bitPattern: (uRow &+ du &* x) &>> 32) < sw }
-        var a = x0
-        var b = x1
-        Self.narrow(&a, &b, start: Double(uRow) / Self.one, step: m.xx, limit: Double(sourceWidth))
-        while a < b && !inside(a) { a += 1 }
-        while b > a && !inside(b - 1) { b -= 1 }
-        while a > x0 && inside(a - 1) { a -= 1 }
-        while b < x1 && inside(b) { b += 1 }
-        if a >= b {
-            a = x1
-            b = x1
-        }
+        let (a, b) = Self.insideRun(
+            x0, x1, u: (Double(uRow) / Self.one, m.xx, Double(sourceWidth)), v: nil, inside: inside)
         let background = self.background
         let opaque: UInt32 = 0xFF00_0000
         let src = source
@@ -167,6 +149,26 @@ struct NearestPainter {
                 previous = (row, sourceRow)
             }
         }
+    }
+
+    /// The run [a, b) of [`x0`, `x1`) whose pixels take the picture (`inside`; their source
+    /// positions are linear in x, so they are one run), `(x1, x1)` when none do: estimated from
+    /// the source axes (start, step per pixel, length; `v` nil for a row whose source row is
+    /// one), then moved until `inside` holds exactly at its ends. Shared by both loops.
+    @inline(__always)
+    private static func insideRun(
+        _ x0: Int, _ x1: Int, u: (start: Double, step: Double, limit: Double),
+        v: (start: Double, step: Double, limit: Double)?, inside: (Int) -> Bool
+    ) -> (Int, Int) {
+        var a = x0
+        var b = x1
+        narrow(&a, &b, start: u.start, step: u.step, limit: u.limit)
+        if let v { narrow(&a, &b, start: v.start, step: v.step, limit: v.limit) }
+        while a < b && !inside(a) { a += 1 }
+        while b > a && !inside(b - 1) { b -= 1 }
+        while a > x0 && inside(a - 1) { a -= 1 }
+        while b < x1 && inside(b) { b += 1 }
+        return a < b ? (a, b) : (x1, x1)
     }
 
     /// Narrows [`a`, `b`) to the x where `start + step·x` lies in [0, `limit`), give or take a

@@ -23,6 +23,9 @@ import CCairo
 ///   at a tenth of the CPU (a frame covering 3840×2160 drew in 30–40 ms through pixman).
 ///   Where that is not possible (a target that is not a 32-bit image surface, a clip that is
 ///   not whole-pixel rectangles) the background is painted and Cairo draws it as before.
+///   In the live window on a server with RENDER the X server resamples that same opaque source
+///   instead (``serverSource(_:width:height:background:)``, `ServerBackdrop`): the client then
+///   draws none of the picture's pixels.
 /// - The copy is drawn at a whole-pixel offset (at most half a pixel from the exact place), and
 ///   is opaque — the picture already composited over the window's background, which is all that
 ///   lies under it (the picture is the scene's lowest layer) — so drawing it is a plain copy.
@@ -201,6 +204,21 @@ public final class ScaledImageCache {
         return true
     }
 
+    /// The picture the X server may resample for a frame drawn under `m` (see ``fillsClip(matrix:settled:)``,
+    /// which must hold): ``opaque(_:width:height:background:)``'s surface and background pixel,
+    /// and a number that changes whenever that surface is made again.
+    func serverSource(
+        _ image: OpaquePointer, width: Int, height: Int, background: (Double, Double, Double)
+    ) -> (surface: OpaquePointer, background: UInt32, identity: UInt64)? {
+        guard let o = opaque(image, width: width, height: height, background: background) else { return nil }
+        return (o.surface, o.background, opaqueGeneration)
+    }
+
+    /// Counts the opaque sources made (``serverSource(_:width:height:background:)``'s identity);
+    /// shared by every cache, so two caches never give the same number for different pixels.
+    private static var opaqueSourcesMade: UInt64 = 0
+    private var opaqueGeneration: UInt64 = 0
+
     /// `image` composited over the background, opaque, and the background's pixel: `image`
     /// itself when it has no alpha, else a copy made once and kept until the picture settles.
     private func opaque(
@@ -228,6 +246,8 @@ public final class ScaledImageCache {
             copy = s
         }
         opaqueSource = (cairo_surface_reference(image), pixel, copy)
+        Self.opaqueSourcesMade += 1
+        opaqueGeneration = Self.opaqueSourcesMade
         return (copy ?? image, pixel)
     }
 
