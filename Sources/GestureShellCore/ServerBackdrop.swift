@@ -61,3 +61,23 @@ public protocol ServerBackdropScene: ShellScene {
     /// the frame: clears `needsDisplay`).
     func drawOverlay(into cairo: OpaquePointer, overlay: [Point], showTouches: Bool)
 }
+
+/// Whether the X server resamples a moving, enlarged picture (RENDER) instead of the client.
+///
+/// The server's resampling pays where RENDER runs on a GPU (glamor: Xorg's modesetting driver,
+/// Xwayland on a GPU): the client then sends a transform and a few composites a frame instead of
+/// drawing every pixel. Where the server renders with pixman on the CPU (Xvfb, Xorg's dummy or
+/// fbdev driver, Xwayland without a GPU) it costs more than the client's own resampler: at
+/// 3840×2160 a turned, enlarged picture took 36–45 ms of Xvfb's CPU a frame (pixman's transformed
+/// fetch, about 4 ns a pixel) against the client's 18–21 ms plus 6–8 ms of Xvfb's, so fewer frames
+/// were drawn (216–237 against 337–411 in 10 s of 120 Hz input) and input waited longer (p50
+/// 23–24 against 17.5–23 ms). Decision: by default the server resamples only where it offers
+/// DRI3, which an X server has when a GPU renders for it (docs/performance.md).
+public enum ServerResampling: String, Sendable, CaseIterable {
+    /// The server where it has RENDER and DRI3 (a GPU renders for it); otherwise the client.
+    case auto
+    /// The server wherever it has RENDER (tests, and measuring a CPU-rendering server).
+    case always
+    /// Always the client.
+    case never
+}

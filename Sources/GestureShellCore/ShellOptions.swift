@@ -38,9 +38,10 @@ public struct ShellOptions: Sendable {
     /// Present frames through MIT-SHM when the server offers it (false: PutImage only, as on a
     /// remote display — for tests of that path).
     public var useSHM = true
-    /// Let the X server resample a moving, enlarged picture (RENDER, ``ServerBackdrop``) where it
-    /// has the extension (false: the client draws every frame — for tests of that path).
-    public var useRender = true
+    /// Who resamples a moving, enlarged picture (``ServerBackdrop``): the X server through RENDER,
+    /// or the client; by default the server only where it renders on a GPU (see
+    /// ``ServerResampling/auto``).
+    public var serverResampling = ServerResampling.auto
     /// The window title.
     public var title = "Gestures"
     /// With `fullscreen` or `kiosk`: the monitor the window covers (nil: the whole X screen).

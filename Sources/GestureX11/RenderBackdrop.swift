@@ -70,6 +70,16 @@ final class RenderBackdrop {
     /// damage is counted from its last draw).
     private(set) var overlayCurrent = false
 
+    /// Whether frames should go through RENDER at all in `mode` (``ServerResampling``): for
+    /// `auto`, asks the server whether it has DRI3 (waits for the reply: start-up only).
+    static func wanted(_ mode: ServerResampling, _ connection: XConnection) -> Bool {
+        switch mode {
+        case .never: return false
+        case .always: return true
+        case .auto: return connection.hasExtension("DRI3")
+        }
+    }
+
     /// Asks the server for RENDER and its formats (waits for the replies: start-up only); nil when
     /// the server lacks them or the screen is not 24 bits deep.
     init?(connection: XConnection, window: xcb_window_t) {

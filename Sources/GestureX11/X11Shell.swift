@@ -180,7 +180,8 @@ public final class X11Shell {
         if options.fullscreen || options.kiosk { windowState.placement = try currentPlacement(strict: true) }
         createWindow()
         drawing.presenter = Presenter(connection: x, window: xid, depth: x.rootDepth, allowSHM: options.useSHM)
-        drawing.render = options.useRender ? RenderBackdrop(connection: x, window: xid) : nil
+        drawing.render =
+            RenderBackdrop.wanted(options.serverResampling, x) ? RenderBackdrop(connection: x, window: xid) : nil
         readKeyboardMap()
         let refresh = refreshRate()
         drawing.pacer = FramePacer(

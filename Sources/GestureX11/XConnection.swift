@@ -149,6 +149,14 @@ final class XConnection {
     /// A new X resource id.
     func newID() -> UInt32 { xcb_generate_id(raw) }
 
+    /// Whether the server has the extension `name` (waits for the reply: start-up only).
+    func hasExtension(_ name: String) -> Bool {
+        let cookie = name.withCString { xcb_query_extension(raw, UInt16(strlen($0)), $0) }
+        guard let reply = xcb_query_extension_reply(raw, cookie, nil) else { return false }
+        defer { free(reply) }
+        return reply.pointee.present != 0
+    }
+
     /// Interns `names` in one round trip (all requests first, then the replies).
     func intern(_ names: [String]) {
         let cookies = names.map { name in

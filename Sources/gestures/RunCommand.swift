@@ -9,6 +9,7 @@ import GesturesDemo
 #endif
 
 extension SimulateModifier: ExpressibleByArgument {}
+extension ServerResampling: ExpressibleByArgument {}
 
 /// `gestures run` (the default command): the demo window on X11 (docs/DESIGN.md §4.4, §5).
 ///
@@ -116,6 +117,14 @@ struct RunCommand: ParsableCommand {
 
     @Flag(name: .long, help: ArgumentHelp("Kiosk: reset the saver instead of suspending it.", visibility: .hidden))
     var saverResetOnly = false
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Who resamples a moving, enlarged picture: auto (the X server where a GPU renders for it), always (the X server), never (the app).",
+            visibility: .hidden))
+    /// For measuring both paths on one server (``ServerResampling``; docs/performance.md).
+    var serverResampling = ServerResampling.auto
 
     @Option(
         name: .long,
@@ -309,6 +318,7 @@ struct RunCommand: ParsableCommand {
         options.scale = scale
         options.useXInput2 = !coreInput
         options.inputBatchInterval = inputBatchMs / 1000
+        options.serverResampling = serverResampling
         // The picture decodes while the connection is made (for the size asked for; prepared
         // again below only if the window's size in device pixels needs another decode).
         picture?.startDecoding(toFit: Int(asked.width), height: Int(asked.height))

@@ -96,6 +96,7 @@ extension XServerTests {
             var options = ShellOptions()
             options.display = server.display
             options.size = Size(width: 1280, height: 800)
+            options.serverResampling = .always  // Xvfb renders with pixman: no DRI3, so `auto` would not
             let shell = try X11Shell(options: options)
             let image = try DemoImage(path: repositoryRoot + "/Resources/flower.png")
             let scene = DemoScene(size: shell.size, image: image)
@@ -148,12 +149,26 @@ extension XServerTests {
             print("RENDER motion frame \(c.frame): client drew \(c.report.clientPixels) px; \(c.comparison)")
         }
 
+        @Test(
+            "a server that renders on the CPU (Xvfb: RENDER, no DRI3) by default, or any server told never: the client draws every frame",
+            arguments: [ServerResampling.auto, .never])
+        func clientResamples(_ mode: ServerResampling) throws {
+            try Self.expectClientFrames(mode: mode, serverArguments: [])
+        }
+
         @Test("a server without RENDER: the client draws every frame, as before")
         func withoutRender() throws {
-            let server = try TestXServer(width: 1280, height: 800, extraArguments: ["-extension", "RENDER"])
+            try Self.expectClientFrames(mode: .always, serverArguments: ["-extension", "RENDER"])
+        }
+
+        /// Plays the pinch on a new Xvfb given `serverArguments`, the shell told `mode`: no RENDER
+        /// state, and every frame the client's.
+        static func expectClientFrames(mode: ServerResampling, serverArguments: [String]) throws {
+            let server = try TestXServer(width: 1280, height: 800, extraArguments: serverArguments)
             var options = ShellOptions()
             options.display = server.display
             options.size = Size(width: 1280, height: 800)
+            options.serverResampling = mode
             let shell = try X11Shell(options: options)
             #expect(shell.drawing.render == nil)
             let scene = DemoScene(
