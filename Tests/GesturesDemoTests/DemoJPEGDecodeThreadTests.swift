@@ -1,4 +1,3 @@
-import CCairo
 import Dispatch
 import GestureKit
 import GestureTestSupport
@@ -67,17 +66,8 @@ import Testing
     /// The pixel at the centre of the picture's place in a frame of `scene` drawn as the live
     /// window draws it, `0xRRGGBB`.
     static func centrePixel(_ scene: DemoScene) -> UInt32 {
-        let (w, h) = (Int(scene.layout.size.width), Int(scene.layout.size.height))
-        let s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(w), Int32(h))!
-        defer { cairo_surface_destroy(s) }
-        let cr = cairo_create(s)!
-        DemoRenderer.draw(scene, into: cr, overlay: [], showTouches: false)
-        cairo_destroy(cr)
-        cairo_surface_flush(s)
         let c = scene.layout.image.center
-        let data = cairo_image_surface_get_data(s)!
-        let offset = Int(c.y) * Int(cairo_image_surface_get_stride(s)) + Int(c.x) * 4
-        return UnsafeRawPointer(data + offset).load(as: UInt32.self) & 0xFF_FFFF
+        return DemoJPEGFirstFrameTests.frame(scene)[Int(c.y) * Int(scene.layout.size.width) + Int(c.x)]
     }
 
     /// The live window does not wait for its picture: with every decode held, preparing returns
