@@ -62,9 +62,12 @@ let package = Package(
         .target(name: "GestureImage", dependencies: ["CCairo", "CTurboJPEG"]),
         .target(
             name: "GestureX11", dependencies: ["GestureKit", "GestureShellCore", "GestureImage", "CXCB", "CCairo"]),
+        // The inner loop of the moving, enlarged picture (NearestPainter), with an AVX2 path chosen
+        // at run time.
+        .target(name: "CPixelSpan"),
         .target(
             name: "GesturesDemo",
-            dependencies: ["GestureKit", "GestureTrace", "GestureShellCore", "GestureImage", "CCairo"]),
+            dependencies: ["GestureKit", "GestureTrace", "GestureShellCore", "GestureImage", "CCairo", "CPixelSpan"]),
         .executableTarget(
             name: "gestures",
             dependencies: [
@@ -86,7 +89,10 @@ let package = Package(
         .testTarget(name: "GestureImageTests", dependencies: ["GestureImage", "CCairo"]),
         .testTarget(
             name: "GesturesDemoTests",
-            dependencies: ["GesturesDemo", "GestureTrace", "GestureKit", "GestureX11", "CCairo", "GestureTestSupport"]),
+            dependencies: [
+                "GesturesDemo", "GestureTrace", "GestureKit", "GestureX11", "CCairo", "CPixelSpan",
+                "GestureTestSupport",
+            ]),
         .testTarget(
             name: "GestureX11Tests",
             dependencies: ["GestureX11", "GesturesDemo", "GestureKit", "CX11", "CXCB", "GestureTestSupport"]),

@@ -6,20 +6,6 @@ import GestureTestSupport
     import Glibc
 #endif
 
-/// SplitMix64 (Steele, Lea, Flood 2014): a tiny deterministic generator, so that a seed replays
-/// a soak input for input.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// The X DAMAGE extension watching one window from a connection of its own: every drawing
 /// into the window (the app's `ShmPutImage` / `PutImage` included) arrives as a DamageNotify
 /// (`XDamageReportRawRectangles`: one event per damaged rectangle, nothing to acknowledge).
