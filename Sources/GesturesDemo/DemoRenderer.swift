@@ -37,18 +37,25 @@ public enum DemoRenderer {
         _ scene: DemoScene, into cr: OpaquePointer, overlay: [Point], showTouches: Bool, aboveImageOnly: Bool = false
     ) {
         let layout = scene.layout
-        cairo_save(cr)
-        if !aboveImageOnly {
-            paintBackground(scene, cr)
-            // Back to front, as the views are: the image, then the regions (translucent) and labels.
-            drawImage(scene, cr)
-        }
-
         let regions: [(Rect, Color, String)] = [
             (layout.tap, tapColor, "Tap Me!"), (layout.swipe, swipeColor, "Swipe Me!"),
             (layout.pinch, pinchColor, "Pinch Me!"), (layout.rotate, rotateColor, "Rotate Me!"),
         ]
         let radius = min(layout.size.width, layout.size.height) * 0.015
+        cairo_save(cr)
+        var fused: [NearestPainter.Tint?] = regions.map { _ in nil }
+        if !aboveImageOnly {
+            paintBackground(scene, cr)
+            // Back to front, as the views are: the image, then the regions (translucent) and labels.
+            // The regions' whole pixels go in the picture's pass when it is painted by hand.
+            let cache = scene.imageCache
+            let tints = cache == nil || !fusesRegionTints ? nil : regionTints(regions, radius: radius, cr)
+            cache?.tints = tints?.tints ?? []
+            drawImage(scene, cr)
+            if let cache, let tints, cache.tintsApplied { fused = tints.boxes }
+            cache?.tints = []
+        }
+
         DemoFonts.select(DemoFonts.bold, on: cr)
         // What lies outside the clip (the damaged part of the window) is skipped, text included.
         var clip = (x0: 0.0, y0: 0.0, x1: 0.0, y1: 0.0)
@@ -56,10 +63,8 @@ public enum DemoRenderer {
         func visible(_ r: Rect) -> Bool {
             r.maxX >= clip.x0 && r.minX <= clip.x1 && r.maxY >= clip.y0 && r.minY <= clip.y1
         }
-        for (rect, color, text) in regions where visible(rect) {
-            roundedRect(cr, rect, radius: radius)
-            cairo_set_source_rgba(cr, color.r, color.g, color.b, regionAlpha)
-            cairo_fill(cr)
+        for (i, (rect, color, text)) in regions.enumerated() where visible(rect) {
+            fillRegion(cr, rect, radius: radius, color: color, except: fused[i])
             setColor(cr, regionTextColor)
             let size = max(1, min(rect.height * 0.22, rect.width * 0.11))
             centredText(cr, text, in: rect, size: size)

@@ -32,6 +32,22 @@ struct NearestPainter {
     let inverse: cairo_matrix_t
     /// The pixel written where the picture is not (`0xFFRRGGBB`).
     let background: UInt32
+    /// Colours composited over what is painted, in order, each inside its box: the demo's
+    /// translucent regions over the moving picture, blended while the row is still in the cache
+    /// instead of in a second pass over the frame (see ``Tint``).
+    var tints: [Tint] = []
+
+    /// A translucent colour over a whole-pixel box (device pixels, half-open), composited as
+    /// Cairo composites it (`gestures_tint_span`): the part of a region's fill that covers
+    /// whole pixels. Its antialiased edge is left to Cairo.
+    struct Tint: Equatable {
+        var x0: Int
+        var y0: Int
+        var x1: Int
+        var y1: Int
+        /// Premultiplied `0xAARRGGBB`, as pixman holds a Cairo colour.
+        var solid: UInt32
+    }
 
     /// One unit in 32.32 fixed point.
     private static let one = 4_294_967_296.0
@@ -91,8 +107,27 @@ struct NearestPainter {
                 row[x] = background
                 x += 1
             }
+            tint(row, y: y, from: x0, to: x1)
         }
         return true
+    }
+
+    /// Composites the tints that cover row `y` over its pixels [`from`, `to`).
+    @inline(__always)
+    private func tint(_ row: UnsafeMutablePointer<UInt32>, y: Int, from x0: Int, to x1: Int) {
+        for t in tints where y >= t.y0 && y < t.y1 {
+            let a = max(x0, t.x0)
+            let b = min(x1, t.x1)
+            if a < b { gestures_tint_span(row + a, b - a, t.solid) }
+        }
+    }
+
+    /// Which tints cover row `y`, one bit each (the first 64; a row under more is never copied).
+    private func tintMask(_ y: Int) -> UInt64? {
+        guard tints.count <= 64 else { return nil }
+        var mask: UInt64 = 0
+        for (i, t) in tints.enumerated() where y >= t.y0 && y < t.y1 { mask |= 1 << UInt64(i) }
+        return mask
     }
 
     /// ``paint(into:stride:rect:)`` for a transform without rotation or shear (what a pinch
@@ -125,7 +160,9 @@ struct NearestPainter {
                 u &+= du
             }
             let count = b - a
-            var previous: (row: UnsafeMutablePointer<UInt32>, sourceRow: Int)?
+            // A row is copied from the one above when both show the same source row under the
+            // same tints.
+            var previous: (row: UnsafeMutablePointer<UInt32>, sourceRow: Int, tints: UInt64?)?
             for y in rect.y..<(rect.y + rect.height) {
                 let row = (data + y * stride).assumingMemoryBound(to: UInt32.self)
                 let cy = Double(y) + 0.5
@@ -133,10 +170,12 @@ struct NearestPainter {
                 let sourceRow = vRow &>> 32
                 guard count > 0, UInt(bitPattern: sourceRow) < sh else {
                     (row + x0).update(repeating: background, count: x1 - x0)
+                    tint(row, y: y, from: x0, to: x1)
                     previous = nil
                     continue
                 }
-                if let p = previous, p.sourceRow == sourceRow {
+                let mask = tints.isEmpty ? 0 : tintMask(y)
+                if let p = previous, p.sourceRow == sourceRow, let mask, p.tints == mask {
                     (row + x0).update(from: p.row + x0, count: x1 - x0)
                     continue
                 }
@@ -147,7 +186,8 @@ struct NearestPainter {
                     out[i] = line[column[i]] | opaque
                 }
                 (row + b).update(repeating: background, count: x1 - b)
-                previous = (row, sourceRow)
+                tint(row, y: y, from: x0, to: x1)
+                previous = (row, sourceRow, mask)
             }
         }
     }

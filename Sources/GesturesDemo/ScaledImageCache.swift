@@ -91,6 +91,7 @@ public final class ScaledImageCache {
         _ image: OpaquePointer, width: Int, height: Int, matrix m: cairo_matrix_t, settled: Bool,
         background: (Double, Double, Double), into cr: OpaquePointer
     ) {
+        tintsApplied = false
         let linear = SIMD4(m.xx, m.yx, m.xy, m.yy)
         if Self.drawnScale(m) <= 1 { dropOpaqueSource() }
         if linear != key {
@@ -150,6 +151,13 @@ public final class ScaledImageCache {
         cairo_restore(cr)
     }
 
+    /// What the next ``draw(_:width:height:matrix:settled:background:into:)`` composites over
+    /// the picture when ``NearestPainter`` draws it (the renderer's regions); ``tintsApplied``
+    /// says whether it did.
+    var tints: [NearestPainter.Tint] = []
+    /// Whether the last draw composited ``tints`` (else the caller draws them itself).
+    private(set) var tintsApplied = false
+
     /// Draws `image` under `m` with ``NearestPainter`` into `cr`'s target, over every pixel of
     /// the clip (the background where the picture is not). False, drawing nothing, when the
     /// target is not a 32-bit image surface at a whole-pixel device offset of 0, the clip is not
@@ -191,7 +199,7 @@ public final class ScaledImageCache {
         let painter = NearestPainter(
             source: UnsafeRawPointer(pixels).assumingMemoryBound(to: UInt32.self), sourceWidth: width,
             sourceHeight: height, sourceStride: Int(cairo_image_surface_get_stride(source.surface)) / 4,
-            inverse: inverse, background: source.background)
+            inverse: inverse, background: source.background, tints: tints)
         cairo_surface_flush(target)
         guard let data = cairo_image_surface_get_data(target) else { return false }
         let stride = Int(cairo_image_surface_get_stride(target))
@@ -201,6 +209,7 @@ public final class ScaledImageCache {
             return false
         }
         cairo_surface_mark_dirty(target)
+        tintsApplied = !tints.isEmpty
         return true
     }
 

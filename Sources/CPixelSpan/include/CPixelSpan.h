@@ -20,4 +20,10 @@ void gestures_nearest_span(
 /// measurements).
 int gestures_nearest_span_vectorized(void);
 
+/// Composites the solid colour `solid` (premultiplied `0xAARRGGBB`, as pixman holds a Cairo
+/// colour) OVER `count` opaque pixels, in place, with pixman's rounding: each channel becomes
+/// s + d·(255 − a)/255 rounded as pixman's MUL_UN8, saturated; the top byte stays 0xFF. The same
+/// pixels Cairo's fill of a whole-pixel rectangle with that colour writes onto an RGB24 image.
+void gestures_tint_span(uint32_t *pixels, intptr_t count, uint32_t solid);
+
 #endif
