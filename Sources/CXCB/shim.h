@@ -57,6 +57,11 @@ static inline const xcb_query_extension_reply_t *gestures_render_extension(xcb_c
     return xcb_get_extension_data(c, &xcb_render_id);
 }
 
+/// Sends RENDER's QueryExtension without waiting: gestures_render_extension takes the reply.
+static inline void gestures_prefetch_render_extension(xcb_connection_t *c) {
+    xcb_prefetch_extension_data(c, &xcb_render_id);
+}
+
 /// Selects XI2 events on `window` for `deviceid`: `mask` holds `words` 32-bit words. With
 /// `checked`, waits for the server's answer and returns the X error code (0: selected; -1: the
 /// connection failed); otherwise returns 0 at once. (The variable-length request is easier to

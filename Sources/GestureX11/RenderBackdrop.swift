@@ -37,8 +37,14 @@ import GestureShellCore
 /// them). The overlay is blended in two steps (over transparent, then over the picture) instead
 /// of straight onto the picture: a channel may differ by 1–2 where it is translucent.
 ///
-/// Used only when the server has RENDER 0.10 (Pad) and the formats below, asked once at
-/// start-up (before the loop: nothing in the loop waits for a reply), on a depth-24 screen.
+/// Used only when the server has RENDER 0.10 (Pad) and the formats below, on a depth-24 screen.
+/// The server is asked at start-up, before the loop (nothing in the loop waits for a reply), in
+/// steps that add no round trip of their own: ``ask(_:_:)`` sends the QueryExtension requests
+/// (DRI3's, RENDER's) before the atoms' round trip, ``askFormats(_:_:)`` sends RENDER's version
+/// and formats requests once that has brought the answers (the RENDER requests need its opcode),
+/// and ``init(connection:window:asked:)`` takes their replies, which the round trips between
+/// (the window manager's property, XInput's version) have brought by then. Where no round trip
+/// comes between, a step waits for its reply instead: the same answers, one round trip later.
 @MainActor
 final class RenderBackdrop {
     private let x: XConnection
@@ -70,8 +76,33 @@ final class RenderBackdrop {
     /// damage is counted from its last draw).
     private(set) var overlayCurrent = false
 
+    /// RENDER's version and formats requests in flight (``askFormats(_:_:)``).
+    struct Asked {
+        fileprivate let version: xcb_render_query_version_cookie_t
+        fileprivate let formats: xcb_render_query_pict_formats_cookie_t
+    }
+
+    /// Start-up, first step: sends the QueryExtension requests `mode` needs (DRI3's for `auto`,
+    /// RENDER's) and returns at once. Nothing for `never` or a screen that is not 24 bits deep.
+    static func ask(_ mode: ServerResampling, _ connection: XConnection) {
+        guard mode != .never, connection.rootDepth == 24 else { return }
+        if mode == .auto { connection.askExtension("DRI3") }
+        connection.askRenderExtension()
+    }
+
+    /// Start-up, second step: when frames should go through RENDER in `mode` and the server has
+    /// it, sends RENDER's version and formats requests and returns at once (the answers to
+    /// ``ask(_:_:)`` are read here: in hand after a round trip). Nil otherwise.
+    static func askFormats(_ mode: ServerResampling, _ connection: XConnection) -> Asked? {
+        guard connection.rootDepth == 24, wanted(mode, connection),
+            let ext = gestures_render_extension(connection.raw), ext.pointee.present != 0
+        else { return nil }
+        let c = connection.raw
+        return Asked(version: xcb_render_query_version(c, 0, 11), formats: xcb_render_query_pict_formats(c))
+    }
+
     /// Whether frames should go through RENDER at all in `mode` (``ServerResampling``): for
-    /// `auto`, asks the server whether it has DRI3 (waits for the reply: start-up only).
+    /// `auto`, whether the server has DRI3 (the answer to ``ask(_:_:)``'s question).
     static func wanted(_ mode: ServerResampling, _ connection: XConnection) -> Bool {
         switch mode {
         case .never: return false
@@ -80,22 +111,18 @@ final class RenderBackdrop {
         }
     }
 
-    /// Asks the server for RENDER and its formats (waits for the replies: start-up only); nil when
-    /// the server lacks them or the screen is not 24 bits deep.
-    init?(connection: XConnection, window: xcb_window_t) {
-        guard connection.rootDepth == 24, let ext = gestures_render_extension(connection.raw), ext.pointee.present != 0
-        else { return nil }
+    /// Start-up, last step: takes the replies to `asked` (``askFormats(_:_:)``); nil when the
+    /// server's RENDER is older than 0.10 or lacks the formats.
+    init?(connection: XConnection, window: xcb_window_t, asked: Asked) {
         let c = connection.raw
-        let versionCookie = xcb_render_query_version(c, 0, 11)
-        let formatsCookie = xcb_render_query_pict_formats(c)
         var major: UInt32 = 0
         var minor: UInt32 = 0
-        if let v = xcb_render_query_version_reply(c, versionCookie, nil) {
+        if let v = xcb_render_query_version_reply(c, asked.version, nil) {
             major = v.pointee.major_version
             minor = v.pointee.minor_version
             free(v)
         }
-        guard let reply = xcb_render_query_pict_formats_reply(c, formatsCookie, nil) else { return nil }
+        guard let reply = xcb_render_query_pict_formats_reply(c, asked.formats, nil) else { return nil }
         let formats = XConnection.withReply(UnsafeMutableRawPointer(reply)) { Self.formats(in: $0) }
         guard major > 0 || minor >= 10, let rgb = formats.rgb, let argb = formats.argb else { return nil }
         x = connection

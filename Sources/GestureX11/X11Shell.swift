@@ -171,7 +171,10 @@ public final class X11Shell {
             throw .cannotCreateWindow("the screen's depth \(x.rootDepth) or byte order is not supported")
         }
         xid = x.newID()
+        // RENDER's questions ride on the atoms' round trip and the next one (RenderBackdrop).
+        RenderBackdrop.ask(options.serverResampling, x)
         x.intern(Self.atomNames)
+        let renderAsked = RenderBackdrop.askFormats(options.serverResampling, x)
         scaleChoice = Self.chooseScale(x, option: options.scale, monitor: options.monitor)
         scale = scaleChoice.scale
         input = InputPipeline(translator: InputTranslator(simulateModifier: options.simulateModifier) { _ in .zero })
@@ -180,8 +183,7 @@ public final class X11Shell {
         if options.fullscreen || options.kiosk { windowState.placement = try currentPlacement(strict: true) }
         createWindow()
         drawing.presenter = Presenter(connection: x, window: xid, depth: x.rootDepth, allowSHM: options.useSHM)
-        drawing.render =
-            RenderBackdrop.wanted(options.serverResampling, x) ? RenderBackdrop(connection: x, window: xid) : nil
+        drawing.render = renderAsked.flatMap { RenderBackdrop(connection: x, window: xid, asked: $0) }
         readKeyboardMap()
         let refresh = refreshRate()
         drawing.pacer = FramePacer(

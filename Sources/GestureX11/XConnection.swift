@@ -40,6 +40,9 @@ final class XConnection {
     let imageByteOrderMatches: Bool
     private var reportedErrors = 0
     private var atoms: [String: xcb_atom_t] = [:]
+    /// QueryExtension requests sent and not yet answered (``askExtension(_:)``), and the answers.
+    private var extensionQuestions: [String: xcb_query_extension_cookie_t] = [:]
+    private var extensionAnswers: [String: Bool] = [:]
 
     /// How long the server may take to answer the connection set-up (seconds). A local server
     /// answers in milliseconds; a loaded one or one over SSH in well under a second.
@@ -149,12 +152,33 @@ final class XConnection {
     /// A new X resource id.
     func newID() -> UInt32 { xcb_generate_id(raw) }
 
-    /// Whether the server has the extension `name` (waits for the reply: start-up only).
+    /// Sends QueryExtension for `name` now and returns at once: ``hasExtension(_:)`` takes the
+    /// reply. Sent before a request whose reply start-up waits for anyway (the atoms), the
+    /// answer comes in the same round trip instead of one of its own.
+    func askExtension(_ name: String) {
+        guard extensionAnswers[name] == nil, extensionQuestions[name] == nil else { return }
+        extensionQuestions[name] = name.withCString { xcb_query_extension(raw, UInt16(strlen($0)), $0) }
+    }
+
+    /// Whether the server has the extension `name`: the answer to ``askExtension(_:)`` (waits for
+    /// its reply only when it has not come yet), else asked now (one round trip: start-up only).
     func hasExtension(_ name: String) -> Bool {
-        let cookie = name.withCString { xcb_query_extension(raw, UInt16(strlen($0)), $0) }
-        guard let reply = xcb_query_extension_reply(raw, cookie, nil) else { return false }
-        defer { free(reply) }
-        return reply.pointee.present != 0
+        if let known = extensionAnswers[name] { return known }
+        askExtension(name)
+        guard let cookie = extensionQuestions.removeValue(forKey: name) else { return false }
+        var present = false
+        if let reply = xcb_query_extension_reply(raw, cookie, nil) {
+            present = reply.pointee.present != 0
+            free(reply)
+        }
+        extensionAnswers[name] = present
+        return present
+    }
+
+    /// Sends QueryExtension for RENDER now, for XCB's table of extensions (which the RENDER
+    /// requests take their opcode from): ``RenderBackdrop`` then finds the reply in hand.
+    func askRenderExtension() {
+        gestures_prefetch_render_extension(raw)
     }
 
     /// Interns `names` in one round trip (all requests first, then the replies).

@@ -1,4 +1,5 @@
 import CCairo
+import CXCB
 import Foundation
 import GestureKit
 import GestureShellCore
@@ -98,6 +99,7 @@ extension XServerTests {
             options.size = Size(width: 1280, height: 800)
             options.serverResampling = .always  // Xvfb renders with pixman: no DRI3, so `auto` would not
             let shell = try X11Shell(options: options)
+            #expect(shell.drawing.render != nil, "Xvfb has RENDER: `always` uses it")
             let image = try DemoImage(path: repositoryRoot + "/Resources/flower.png")
             let scene = DemoScene(size: shell.size, image: image)
             scene.imageCache = ScaledImageCache()
@@ -147,6 +149,64 @@ extension XServerTests {
             #expect(reports.last?.serverResampled == false, "the settled picture's frame is the client's")
             #expect(shell.drawing.render?.isHolding != true)
             print("RENDER motion frame \(c.frame): client drew \(c.report.clientPixels) px; \(c.comparison)")
+        }
+
+        /// Whether process `pid` is stopped (state T in /proc/PID/stat).
+        static func isStopped(_ pid: pid_t) -> Bool {
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                let end = stat.lastIndex(of: ")"), stat.distance(from: end, to: stat.endIndex) > 2
+            else { return false }
+            return stat[stat.index(end, offsetBy: 2)] == "T"
+        }
+
+        /// Stops `server` (SIGSTOP) until `body` has run; a second thread lets it go on after 3 s,
+        /// so a step that waits for a reply ends, late. Returns whether the server was still
+        /// stopped when `body` returned: then `body` waited for no reply.
+        static func whileStopped(_ server: TestXServer, _ body: () -> Void) throws -> Bool {
+            let pid = server.process.pid
+            kill(pid, SIGSTOP)
+            defer { kill(pid, SIGCONT) }
+            let stopped = poll(timeout: 2, interval: 0.005) { isStopped(pid) ? true : nil }
+            try #require(stopped == true, "Xvfb did not stop")
+            DispatchQueue.global().asyncAfter(deadline: .now() + 3) { kill(pid, SIGCONT) }
+            body()
+            return isStopped(pid)
+        }
+
+        /// Start-up asks whether RENDER is to be used (DRI3 for `auto`, RENDER, its version and
+        /// formats) without a round trip of its own: the questions go with the atoms' requests,
+        /// the version and formats with the next round trip, and each step then reads what has
+        /// come. With the server stopped after those round trips, every step still answers.
+        @Test(
+            "RENDER's start-up questions ride on round trips start-up makes anyway: each step answers with the server stopped",
+            arguments: [ServerResampling.auto, .always])
+        func startupQuestions(_ mode: ServerResampling) throws {
+            let server = try TestXServer(width: 640, height: 480)
+            let x = try GestureX11.XConnection(display: server.display)
+            defer { x.close() }
+            GestureX11.RenderBackdrop.ask(mode, x)
+            x.intern(X11Shell.atomNames)  // the atoms' round trip
+            var asked: GestureX11.RenderBackdrop.Asked?
+            #expect(try Self.whileStopped(server) { asked = GestureX11.RenderBackdrop.askFormats(mode, x) })
+            guard mode == .always else {
+                #expect(asked == nil, "Xvfb has no DRI3: `auto` leaves frames to the client")
+                #expect(!x.hasExtension("DRI3"))
+                return
+            }
+            let formats = try #require(asked, "Xvfb has RENDER")
+            let window = x.newID()
+            xcb_create_window(
+                x.raw, 24, window, x.root, 0, 0, 64, 64, 0, UInt16(XCB_WINDOW_CLASS_INPUT_OUTPUT.rawValue),
+                x.rootVisual, 0, nil)
+            x.sync()  // the next round trip (the window manager's property, at start-up)
+            var backdrop: GestureX11.RenderBackdrop?
+            #expect(
+                try Self.whileStopped(server) {
+                    backdrop = GestureX11.RenderBackdrop(connection: x, window: window, asked: formats)
+                })
+            #expect(backdrop != nil, "Xvfb has RENDER 0.11 and the x8r8g8b8 and a8r8g8b8 formats")
+            backdrop?.close()
+            x.sync()
         }
 
         @Test(
